@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ReverseAudio",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ReverseAudio", targets: ["ReverseAudio"]),
+        .executable(name: "reverse-audio", targets: ["reverse-audio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C bridge: FFmpeg's libraries found through pkg-config, plus a shim for the macros.
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Modules/CFFmpeg",
+            pkgConfig: "libavformat libavcodec libswresample libavutil",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"]),
+                .brew(["ffmpeg"]),
+            ]
+        ),
+        // One owner type per FFmpeg object; the only module that touches C pointers.
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
+        // Media model and operations: decode, reverse, write, verify.
+        .target(name: "ReverseAudio", dependencies: ["FFmpeg"]),
+        // The command-line tool: parses, calls the library, prints.
+        .executableTarget(
+            name: "reverse-audio",
+            dependencies: [
+                "ReverseAudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg"]),
+        .testTarget(name: "ReverseAudioTests", dependencies: ["ReverseAudio"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+import CFFmpeg
+
+/// What the container and FFmpeg's probe say about one audio stream, copied out of C memory.
+public struct AudioStreamParameters: Sendable, Equatable {
+    /// FFmpeg's codec name ("mp3", "aac", "pcm_s16le", "flac", "alac").
+    public let codecName: String
+    /// FFmpeg's descriptive codec name ("MP3 (MPEG audio layer 3)").
+    public let codecLongName: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    /// FFmpeg's layout name ("mono", "stereo", "5.1"); nil when the file gives only a count.
+    public let channelLayoutName: String?
+    /// The decoder's sample format ("s16", "s32", "fltp"), when known.
+    public let sampleFormatName: String?
+    /// Bits per sample as stored (e.g. 24 for 24-bit PCM or FLAC), when meaningful.
+    public let bitsPerSample: Int?
+    /// The stream's bit rate in bits per second, when known.
+    public let bitRate: Int?
+    /// The stream's duration as the container states it, in samples at `sampleRate`.
+    public let statedDurationSamples: Int64?
+    /// Samples per packet the codec nominally uses (1152 for MP3, 1024 for AAC); 0 if variable.
+    public let codecFrameSize: Int
+    /// True for uncompressed PCM in any sample format or byte order.
+    public let isPCM: Bool
+    /// True for FLAC.
+    public let isFLAC: Bool
+    /// True for lossy codecs (MP3, AAC...): their decoders emit whole frames of `codecFrameSize`.
+    public let isLossy: Bool
+    /// The stream's time base (the unit of packet timestamps and durations) in seconds.
+    public let timeBaseNumerator: Int32
+    public let timeBaseDenominator: Int32
+
+    init(stream: UnsafeMutablePointer<AVStream>) {
+        let parameters = stream.pointee.codecpar.pointee
+        let codecID = parameters.codec_id
+        codecName = String(cString: avcodec_get_name(codecID))
+        let descriptor = avcodec_descriptor_get(codecID)
+        codecLongName = descriptor?.pointee.long_name.map { String(cString: $0) } ?? codecName
+        isLossy = ((descriptor?.pointee.props ?? 0) & AV_CODEC_PROP_LOSSY) != 0
+        isPCM = codecID.rawValue >= AV_CODEC_ID_FIRST_AUDIO.rawValue && codecID.rawValue < AV_CODEC_ID_ADPCM_IMA_QT.rawValue
+        isFLAC = codecID == AV_CODEC_ID_FLAC
+        sampleRate = Int(parameters.sample_rate)
+        channelCount = Int(parameters.ch_layout.nb_channels)
+        let layout = ChannelLayout(copying: parameters.ch_layout)
+        channelLayoutName = layout.isSpecified ? layout.name : nil
+        sampleFormatName = AudioFormat.name(of: AVSampleFormat(rawValue: parameters.format))
+        // A lossy codec's "bits per sample" is only the container's nominal 16: not meaningful.
+        if parameters.bits_per_raw_sample > 0 {
+            bitsPerSample = Int(parameters.bits_per_raw_sample)
+        } else if parameters.bits_per_coded_sample > 0, !isLossy {
+            bitsPerSample = Int(parameters.bits_per_coded_sample)
+        } else {
+            bitsPerSample = nil
+        }
+        bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
+        codecFrameSize = Int(parameters.frame_size)
+        timeBaseNumerator = stream.pointee.time_base.num
+        timeBaseDenominator = stream.pointee.time_base.den
+        if stream.pointee.duration != ra_av_nopts_value(), stream.pointee.duration >= 0, sampleRate > 0 {
+            statedDurationSamples = av_rescale_q(
+                stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(sampleRate)))
+        } else {
+            statedDurationSamples = nil
+        }
+    }
+
+    /// Converts a duration in this stream's time base to samples at `sampleRate`.
+    public func samples(fromTimeBaseUnits units: Int64, sampleRate rate: Int) -> Int64 {
+        av_rescale_q(units, AVRational(num: timeBaseNumerator, den: timeBaseDenominator),
+                     AVRational(num: 1, den: Int32(rate)))
+    }
+}

@@ -1,0 +1,77 @@
+import CFFmpeg
+
+/// Owns one `AVCodecContext` opened as the decoder of a demuxer's stream.
+public final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    public let streamIndex: Int
+    private let path: String
+
+    /// Opens the decoder FFmpeg registers for stream `streamIndex` of `demuxer`.
+    public init(demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) {
+        self.streamIndex = streamIndex
+        path = demuxer.path
+        let stream = demuxer.stream(at: streamIndex)
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: ra_averror_decoder_not_found(), operation: "finding a decoder", path: path)
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw .outOfMemory("allocating a decoder", path: demuxer.path)
+        }
+        context = allocated
+        do throws(FFmpegError) {
+            try FFmpegError.check(avcodec_parameters_to_context(context, parameters),
+                                  "configuring the decoder", path: path)
+            // As the ffmpeg CLI does: timestamps in the stream's time base let libavcodec apply
+            // the container's gapless trimming (skip samples, discard padding) exactly.
+            context.pointee.pkt_timebase = stream.pointee.time_base
+            try FFmpegError.check(avcodec_open2(context, codec, nil), "opening the decoder", path: path)
+        } catch {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&owned)
+            throw error
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// Samples per frame the codec uses once opened (1152 for MP3 layer 3); 0 when it varies.
+    public var frameSize: Int { Int(context.pointee.frame_size) }
+
+    /// What happened to a packet offered to the decoder.
+    public enum SendResult {
+        case accepted
+        /// The decoder's output must be drained first; offer the same packet again.
+        case outputPending
+    }
+
+    /// Offers `packet` to the decoder; `nil` starts draining at the end of the stream.
+    /// Throws the decoder's error for packets it cannot decode (the caller may skip them).
+    public func send(_ packet: Packet?) throws(FFmpegError) -> SendResult {
+        let result = avcodec_send_packet(context, packet?.pointer)
+        if result == ra_averror_eagain() { return .outputPending }
+        if result == ra_averror_eof() { return .accepted }  // already draining: nothing more to take
+        try FFmpegError.check(result, "decoding a packet", path: path)
+        return .accepted
+    }
+
+    /// What the decoder produced.
+    public enum ReceiveResult {
+        case frame
+        case needsInput
+        case endOfStream
+    }
+
+    /// Takes the next decoded frame into `frame`.
+    public func receive(into frame: Frame) throws(FFmpegError) -> ReceiveResult {
+        frame.unreference()
+        let result = avcodec_receive_frame(context, frame.pointer)
+        if result == ra_averror_eagain() { return .needsInput }
+        if result == ra_averror_eof() { return .endOfStream }
+        try FFmpegError.check(result, "decoding a frame", path: path)
+        return .frame
+    }
+}

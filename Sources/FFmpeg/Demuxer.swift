@@ -1,0 +1,113 @@
+import CFFmpeg
+
+/// Owns one input `AVFormatContext`: an opened, probed file whose packets can be read in order.
+///
+/// The format is found from the content (FFmpeg's probe), never from the file name's extension.
+public final class Demuxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+    /// Keeps the cancellation check alive for as long as FFmpeg may call it.
+    private let interrupt: InterruptCheck?
+
+    /// Opens and probes `path`.
+    /// - Parameter isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
+    public init(path: String, isCancelled: (@Sendable () -> Bool)? = nil) throws(FFmpegError) {
+        self.path = path
+        guard var allocated = avformat_alloc_context() else {
+            throw .outOfMemory("allocating a demuxer", path: path)
+        }
+        interrupt = isCancelled.map(InterruptCheck.init)
+        if let interrupt {
+            allocated.pointee.interrupt_callback = interrupt.callback
+        }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // avformat_open_input frees the context itself when it fails.
+        try FFmpegError.check(avformat_open_input(&opened, path, nil, nil), "opening the file", path: path)
+        allocated = opened!
+        context = allocated
+        let probed = avformat_find_stream_info(context, nil)
+        if probed < 0 {
+            var failed: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&failed)
+            throw FFmpegError(code: probed, operation: "reading the stream parameters", path: path)
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&owned)
+    }
+
+    /// FFmpeg's short name of the container format ("wav", "mov,mp4,m4a,3gp,3g2,mj2").
+    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+    /// FFmpeg's descriptive name of the container format ("WAV / WAVE (Waveform Audio)").
+    public var formatLongName: String {
+        context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? formatName
+    }
+
+    /// The container's duration in seconds, if it states or FFmpeg estimated one.
+    public var durationSeconds: Double? {
+        let duration = context.pointee.duration
+        guard duration != ra_av_nopts_value(), duration >= 0 else { return nil }
+        return Double(duration) / Double(ra_av_time_base())
+    }
+
+    /// True when FFmpeg only guessed the duration from the bit rate (e.g. an MP3 without a Xing tag).
+    public var durationIsEstimatedFromBitRate: Bool {
+        context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+    }
+
+    /// The container's total bit rate in bits per second, when known.
+    public var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+
+    /// The kind of every stream in the file, in stream order.
+    public var streamKinds: [MediaKind] {
+        (0..<Int(context.pointee.nb_streams)).map { index in
+            MediaKind(context.pointee.streams[index]!.pointee.codecpar.pointee.codec_type)
+        }
+    }
+
+    /// The index of the audio stream FFmpeg considers best (as the `ffmpeg` CLI would pick).
+    /// Throws `AVERROR_STREAM_NOT_FOUND` when there is none and `AVERROR_DECODER_NOT_FOUND`
+    /// when no decoder exists for it.
+    public func bestAudioStreamIndex() throws(FFmpegError) -> Int {
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        try FFmpegError.check(index, "finding an audio stream", path: path)
+        return Int(index)
+    }
+
+    /// What the container and probe say about audio stream `index`.
+    public func audioStream(at index: Int) -> AudioStreamParameters {
+        AudioStreamParameters(stream: context.pointee.streams[index]!)
+    }
+
+    /// Reads the next packet of any stream into `packet`.
+    /// - Returns: false at the end of the file, which is not an error.
+    public func readPacket(into packet: Packet) throws(FFmpegError) -> Bool {
+        packet.unreference()
+        let result = av_read_frame(context, packet.pointer)
+        if result == ra_averror_eof() { return false }
+        try FFmpegError.check(result, "reading a packet", path: path)
+        return true
+    }
+
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
+        context.pointee.streams[index]!
+    }
+}
+
+/// The kind of media a stream carries.
+public enum MediaKind: String, Sendable {
+    case audio, video, subtitle, data, attachment, unknown
+
+    init(_ type: AVMediaType) {
+        switch type {
+        case AVMEDIA_TYPE_AUDIO: self = .audio
+        case AVMEDIA_TYPE_VIDEO: self = .video
+        case AVMEDIA_TYPE_SUBTITLE: self = .subtitle
+        case AVMEDIA_TYPE_DATA: self = .data
+        case AVMEDIA_TYPE_ATTACHMENT: self = .attachment
+        default: self = .unknown
+        }
+    }
+}

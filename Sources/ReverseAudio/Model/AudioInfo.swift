@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a file is: container, codec and PCM shape, as `ffprobe` would report them, plus the
+/// exact number of frames a decode produces when that is known without decoding.
+public struct AudioInfo: Sendable, Equatable, Codable {
+    /// The file as it was named.
+    public let path: String
+    /// FFmpeg's short container name ("wav", "mp3", "mov,mp4,m4a,3gp,3g2,mj2").
+    public let container: String
+    /// FFmpeg's descriptive container name.
+    public let containerName: String
+    /// FFmpeg's codec name ("pcm_s16le", "mp3", "aac", "flac", "alac").
+    public let codec: String
+    /// FFmpeg's descriptive codec name.
+    public let codecName: String
+    public let sampleRate: Int
+    public let channels: Int
+    /// "mono", "stereo", "5.1"...; nil when the file gives only a channel count.
+    public let channelLayout: String?
+    /// The decoder's native sample format ("s16", "s32", "fltp").
+    public let sampleFormat: String?
+    /// Bits per sample as stored, for PCM and lossless codecs.
+    public let bitsPerSample: Int?
+    /// The container's duration in seconds.
+    public let durationSeconds: Double?
+    /// Sample frames a decode produces, exactly; nil when unknown without decoding.
+    public let frames: Int64?
+    /// Total bit rate in bits per second.
+    public let bitRate: Int?
+
+    public init(path: String, container: String, containerName: String, codec: String, codecName: String,
+                sampleRate: Int, channels: Int, channelLayout: String?, sampleFormat: String?,
+                bitsPerSample: Int?, durationSeconds: Double?, frames: Int64?, bitRate: Int?) {
+        self.path = path
+        self.container = container
+        self.containerName = containerName
+        self.codec = codec
+        self.codecName = codecName
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.channelLayout = channelLayout
+        self.sampleFormat = sampleFormat
+        self.bitsPerSample = bitsPerSample
+        self.durationSeconds = durationSeconds
+        self.frames = frames
+        self.bitRate = bitRate
+    }
+
+    /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, rather than
+    /// leaving the key out, so every object has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(self.container, forKey: .container)
+        try container.encode(containerName, forKey: .containerName)
+        try container.encode(codec, forKey: .codec)
+        try container.encode(codecName, forKey: .codecName)
+        try container.encode(sampleRate, forKey: .sampleRate)
+        try container.encode(channels, forKey: .channels)
+        try container.encode(channelLayout, forKey: .channelLayout)
+        try container.encode(sampleFormat, forKey: .sampleFormat)
+        try container.encode(bitsPerSample, forKey: .bitsPerSample)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(bitRate, forKey: .bitRate)
+    }
+}

@@ -1,0 +1,146 @@
+import FFmpeg
+import Foundation
+
+/// Converts any supported audio file to a 16-bit WAV, forwards or reversed.
+///
+/// ```swift
+/// let result = try await AudioConverter.convert(
+///     song, to: reversedURL, options: ConversionOptions(reverse: true),
+///     progress: { fraction in print(fraction) })
+/// ```
+///
+/// A reversal decodes the input once, forwards and continuously (so lossy codecs decode exactly
+/// as `ffmpeg -af areverse` sees them), and writes each reversed block straight to its mirrored
+/// place in the output. Memory does not grow with the input's length and no temporary files are
+/// used besides the output itself, written under a temporary name and renamed when complete.
+public enum AudioConverter {
+    /// Converts `input` to a WAV at `output`.
+    ///
+    /// Runs on its own thread; cancelling the calling task stops the work within one packet,
+    /// removes the partial output and throws `CancellationError`.
+    /// - Parameter progress: called with fractions in 0...1, non-decreasing, about every 1%;
+    ///   1.0 exactly once, after the output is complete and in place.
+    public static func convert(_ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
+                               progress: ProgressHandler? = nil) async throws -> ConversionResult {
+        try await BlockingWork.run { flag in
+            try convert(input, to: output, options: options, cancellation: flag, progress: progress)
+        }
+    }
+
+    /// The blocking form of ``convert(_:to:options:progress:)``: runs on the calling thread and
+    /// stops with `CancellationError` once `cancellation` is cancelled.
+    public static func convert(_ input: URL, to output: URL, options: ConversionOptions,
+                               cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
+        let reporter = ProgressReporter(progress)
+        if let blockFrames = options.blockFrames, blockFrames <= 0 {
+            throw ReverseAudioError.invalidOption("block size must be at least 1 frame, not \(blockFrames)")
+        }
+        // Fail on an unusable output before spending time decoding.
+        _ = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
+        let source = try AudioSource(url: input, isCancelled: cancellation.check)
+        let predicted = FrameCounter.count(of: source, sampleRate: source.parameters.sampleRate,
+                                           isCancelled: cancellation.check)
+        if cancellation.isCancelled { throw CancellationError() }
+        let result: ConversionResult
+        if options.reverse {
+            result = try reverse(source, to: output, options: options, predicted: predicted,
+                                 cancellation: cancellation, progress: reporter)
+        } else {
+            result = try forward(source, to: output, options: options, predicted: predicted?.frames,
+                                 cancellation: cancellation, progress: reporter)
+        }
+        reporter.complete()
+        return result
+    }
+
+    private static func forward(_ source: AudioSource, to output: URL, options: ConversionOptions,
+                                predicted: Int64?, cancellation: CancellationFlag,
+                                progress: ProgressReporter) throws -> ConversionResult {
+        let decoder = try PCMDecoder(source: source, channels: options.channels, isCancelled: cancellation.check)
+        var writer: WAVWriter?
+        do {
+            while try decoder.readChunk({ samples, channels in
+                if writer == nil {
+                    writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: predicted)
+                }
+                try writer!.append(samples, frames: samples.count / channels)
+                if let predicted, predicted > 0 { progress.update(Double(decoder.framesDecoded) / Double(predicted)) }
+            }) {}
+            if writer == nil {
+                writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
+            }
+            try writer!.finish()
+        } catch {
+            writer?.cancel()
+            throw error
+        }
+        return ConversionResult(
+            input: source.url, output: output, source: source.info(frames: decoder.framesDecoded),
+            format: decoder.format, frames: decoder.framesDecoded,
+            blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0, reversed: false,
+            warnings: decoder.warnings, lengthSource: predicted == nil ? "decode" : "container",
+            predictedFrames: predicted, decodePasses: 1, temporaryBytes: 0)
+    }
+
+    /// Reverses with the predicted length; if the input decodes to another length (its container
+    /// lied), decodes it again knowing the true length.
+    private static func reverse(_ firstSource: AudioSource, to output: URL, options: ConversionOptions,
+                                predicted: (frames: Int64, source: FrameCounter.Source)?,
+                                cancellation: CancellationFlag, progress: ProgressReporter) throws -> ConversionResult {
+        var totalFrames = predicted?.frames ?? 0
+        var lengthSource = predicted?.source.rawValue ?? "decode"
+        var source = firstSource
+        // Without a prediction the first pass only counts: give it the first half of the bar.
+        var stage = progress.stage(from: 0, to: predicted == nil ? 0.5 : 1)
+        for pass in 1...2 {
+            let decoder = try PCMDecoder(source: source, channels: options.channels, isCancelled: cancellation.check)
+            var writer: WAVWriter?
+            var placement: ReversePlacement?
+            do {
+                while try decoder.readChunk({ samples, channels in
+                    if placement == nil {
+                        let sink = try makeWriter(for: decoder, at: output, options: options, expectedFrames: totalFrames)
+                        writer = sink
+                        placement = ReversePlacement(
+                            totalFrames: totalFrames, blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 1,
+                            channels: channels, sink: sink)
+                    }
+                    try placement!.consume(samples, frames: samples.count / channels)
+                    if totalFrames > 0 { stage(Double(placement!.sourceFrames) / Double(totalFrames)) }
+                }) {}
+                let decoded = placement?.sourceFrames ?? 0
+                if decoded == totalFrames {
+                    if writer == nil {
+                        writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
+                    }
+                    try writer!.finish()
+                    return ConversionResult(
+                        input: source.url, output: output, source: source.info(frames: decoded),
+                        format: decoder.format, frames: decoded,
+                        blockFrames: placement?.blockFrames ?? options.blockFrames ?? decoder.firstBufferFrameCount ?? 0,
+                        reversed: true, warnings: decoder.warnings, lengthSource: lengthSource,
+                        predictedFrames: predicted?.frames, decodePasses: pass, temporaryBytes: 0)
+                }
+                writer?.cancel()
+                if pass == 2 {
+                    throw ReverseAudioError.decodingFailed(
+                        path: source.url.displayPath, reason: "two decodes gave different lengths (\(totalFrames) and \(decoded) frames)")
+                }
+                totalFrames = decoded
+                lengthSource = "decode"
+                source = try AudioSource(url: source.url, isCancelled: cancellation.check)
+                stage = progress.stage(from: predicted == nil ? 0.5 : 0, to: 1)
+            } catch {
+                writer?.cancel()
+                throw error
+            }
+        }
+        preconditionFailure("the second pass always returns or throws")
+    }
+
+    private static func makeWriter(for decoder: PCMDecoder, at output: URL, options: ConversionOptions,
+                                   expectedFrames: Int64?) throws -> WAVWriter {
+        try WAVWriter(url: output, sampleRate: decoder.format.sampleRate, channelLayout: decoder.outputChannelLayout,
+                      overwrite: options.overwrite, inputs: [decoder.url], expectedFrames: expectedFrames)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The original app's API, for code ported from it: reverse a file to a WAV with a progress
+/// callback and a completion that reports success or a reason.
+///
+/// ```swift
+/// let reverser = AudioReverser()
+/// reverser.reverseAudio(url: song, destinationURL: documents.appendingPathComponent("REVERSED.wav"),
+///                       progress: { value in DispatchQueue.main.async { self.progress = value } },
+///                       completion: { success, failureReason in ... })
+/// ```
+///
+/// Unlike the original, it works in flat memory, keeps every channel unless told otherwise
+/// (`options.channels = .first` is the original's behaviour), and can be cancelled.
+public final class AudioReverser: Sendable {
+    /// Channels, block size and overwriting. Reversal is always on; overwriting defaults to on,
+    /// as the original rewrote REVERSED.wav on every run.
+    public let options: ConversionOptions
+
+    public init(options: ConversionOptions = ConversionOptions(overwrite: true)) {
+        var options = options
+        options.reverse = true
+        self.options = options
+    }
+
+    /// Reverses `url` into `destinationURL` on a background thread.
+    ///
+    /// `progress` receives values in 0...1 (non-decreasing, the last exactly 1.0 once the file is
+    /// in place); `completion` is called once, with `(true, nil)` or `(false, reason)`. Both are
+    /// called on the background thread.
+    /// - Returns: a flag that cancels the work (completion then reports the cancellation).
+    @discardableResult
+    public func reverseAudio(url: URL, destinationURL: URL,
+                             progress: @escaping @Sendable (Float) -> Void,
+                             completion: @escaping @Sendable (Bool, String?) -> Void) -> CancellationFlag {
+        let flag = CancellationFlag()
+        let options = options
+        let thread = Thread {
+            do {
+                _ = try AudioConverter.convert(url, to: destinationURL, options: options, cancellation: flag,
+                                               progress: { progress(Float($0)) })
+                completion(true, nil)
+            } catch is CancellationError {
+                completion(false, "Reversing was cancelled; nothing was written.")
+            } catch {
+                completion(false, (error as? ReverseAudioError)?.description ?? String(describing: error))
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        return flag
+    }
+}

@@ -1,0 +1,31 @@
+import FFmpeg
+
+/// The FFmpeg libraries in use, and how much they print to standard error themselves.
+public enum FFmpegVersions {
+    /// "libavformat 59.27.100, libavcodec 59.37.100, ...": the libraries this process linked.
+    public static var linked: String { FFmpegLog.libraryVersions }
+}
+
+/// Controls FFmpeg's own log messages (process-wide). ReverseAudio reports the problems that
+/// matter as warnings and errors of its own, so tools usually silence FFmpeg.
+public enum FFmpegDiagnostics {
+    public enum Level: Sendable {
+        /// Nothing from FFmpeg.
+        case quiet
+        /// Errors only.
+        case errors
+        /// Errors and warnings (corrupt frames, misdetections).
+        case warnings
+        /// Everything FFmpeg explains about its choices.
+        case verbose
+    }
+
+    public static func show(_ level: Level) {
+        switch level {
+        case .quiet: FFmpegLog.setLevel(.quiet)
+        case .errors: FFmpegLog.setLevel(.error)
+        case .warnings: FFmpegLog.setLevel(.warning)
+        case .verbose: FFmpegLog.setLevel(.verbose)
+        }
+    }
+}

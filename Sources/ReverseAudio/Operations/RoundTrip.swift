@@ -1,0 +1,77 @@
+import Foundation
+
+/// The original app's check: reverse a file, reverse the result, and expect the original.
+///
+/// Writes `NAME-REVERSED.wav` and `NAME-REVERSED-REVERSED.wav` into a folder and compares the
+/// second, sample for sample, with the decode of the original (with the same channel choice).
+public enum RoundTrip {
+    /// What a round trip did and found.
+    public struct Report: Sendable {
+        public let input: URL
+        /// The first reversal: `NAME-REVERSED.wav`.
+        public let reversed: ConversionResult
+        /// The reversal of the reversal: `NAME-REVERSED-REVERSED.wav`.
+        public let reversedReversed: ConversionResult
+        /// Nil when the reversed-reversed audio equals the original; otherwise the first difference.
+        public let mismatch: String?
+
+        public var verified: Bool { mismatch == nil }
+    }
+
+    /// The seed's output names for `input`: `NAME-REVERSED.wav` and `NAME-REVERSED-REVERSED.wav`.
+    /// - Parameter name: the NAME to use instead of the input's file name without extension.
+    public static func outputNames(for input: URL, name: String? = nil) -> (reversed: String, reversedReversed: String) {
+        let base = name ?? input.deletingPathExtension().lastPathComponent
+        return ("\(base)-REVERSED.wav", "\(base)-REVERSED-REVERSED.wav")
+    }
+
+    /// Reverses `input` into `directory`, reverses that again, and compares.
+    /// - Parameters:
+    ///   - name: the NAME in the output names (default: the input's name without extension).
+    ///   - progress: the whole round trip as one 0...1 progress, 1.0 when verified or not.
+    public static func run(_ input: URL, into directory: URL, name: String? = nil,
+                           options: ConversionOptions = ConversionOptions(),
+                           progress: ProgressHandler? = nil) async throws -> Report {
+        try await BlockingWork.run { flag in
+            try run(input, into: directory, name: name, options: options, cancellation: flag, progress: progress)
+        }
+    }
+
+    /// The blocking form of ``run(_:into:name:options:progress:)``.
+    public static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
+                           cancellation: CancellationFlag, progress: ProgressHandler?) throws -> Report {
+        let names = outputNames(for: input, name: name)
+        let reporter = ProgressReporter(progress)
+        var reverseOptions = options
+        reverseOptions.reverse = true
+        let reversed = try AudioConverter.convert(
+            input, to: directory.appendingPathComponent(names.reversed), options: reverseOptions,
+            cancellation: cancellation, progress: { reporter.update(0.45 * $0) })
+        let report = try verify(original: input, reversed: reversed, reversedReversedURL:
+                                    directory.appendingPathComponent(names.reversedReversed),
+                                options: reverseOptions, cancellation: cancellation,
+                                progress: reporter.stage(from: 0.45, to: 1))
+        reporter.complete()
+        return report
+    }
+
+    /// Checks an existing reversal: reverses `reversed.output` to `reversedReversedURL` and
+    /// compares it with `original` decoded with the same channel choice.
+    public static func verify(original: URL, reversed: ConversionResult, reversedReversedURL: URL,
+                              options: ConversionOptions, cancellation: CancellationFlag,
+                              progress: @escaping ProgressHandler) throws -> Report {
+        var secondOptions = options
+        secondOptions.reverse = true
+        // The reversed file already holds only the chosen channels.
+        secondOptions.channels = .all
+        secondOptions.blockFrames = options.blockFrames ?? reversed.blockFrames
+        let reversedReversed = try AudioConverter.convert(
+            reversed.output, to: reversedReversedURL, options: secondOptions,
+            cancellation: cancellation, progress: { progress(0.8 * $0) })
+        let originalDecode = try PCMDecoder(url: original, channels: options.channels, isCancelled: cancellation.check)
+        let roundTrip = try PCMDecoder(url: reversedReversedURL, channels: .all, isCancelled: cancellation.check)
+        let mismatch = try PCMComparison.firstDifference(roundTrip, originalDecode)
+        progress(1)
+        return Report(input: original, reversed: reversed, reversedReversed: reversedReversed, mismatch: mismatch)
+    }
+}

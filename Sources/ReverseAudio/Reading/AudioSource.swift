@@ -1,0 +1,91 @@
+import FFmpeg
+import Foundation
+
+/// An input file opened for its best audio stream: the demuxer, the stream's parameters and a
+/// decoder, with every failure mapped to a ``ReverseAudioError`` that names the file.
+final class AudioSource {
+    let url: URL
+    let demuxer: Demuxer
+    let streamIndex: Int
+    let parameters: AudioStreamParameters
+    let decoder: Decoder
+
+    init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
+        self.url = url
+        let path = url.displayPath
+        try AudioSource.checkReadableFile(at: url)
+        do {
+            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
+        } catch {
+            if error.isInterrupted { throw CancellationError() }
+            throw AudioSource.openingError(error, path: path)
+        }
+        do {
+            streamIndex = try demuxer.bestAudioStreamIndex()
+        } catch {
+            let kinds = demuxer.streamKinds
+            if kinds.contains(.audio) {
+                let codec = demuxer.audioStream(at: kinds.firstIndex(of: .audio)!).codecName
+                throw ReverseAudioError.unsupportedCodec(path: path, codec: codec)
+            }
+            throw ReverseAudioError.noAudioStream(path: path, streams: AudioSource.describe(kinds))
+        }
+        parameters = demuxer.audioStream(at: streamIndex)
+        guard parameters.channelCount > 0, parameters.sampleRate > 0 else {
+            throw ReverseAudioError.notMedia(
+                path: path, reason: "its \(parameters.codecName) stream declares no sample rate or channels")
+        }
+        do {
+            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex)
+        } catch {
+            throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName)
+        }
+    }
+
+    /// The file's description, with `frames` when the caller already knows it.
+    func info(frames: Int64?) -> AudioInfo {
+        AudioInfo(
+            path: url.displayPath, container: demuxer.formatName, containerName: demuxer.formatLongName,
+            codec: parameters.codecName, codecName: parameters.codecLongName,
+            sampleRate: parameters.sampleRate, channels: parameters.channelCount,
+            channelLayout: parameters.channelLayoutName, sampleFormat: parameters.sampleFormatName,
+            bitsPerSample: parameters.bitsPerSample, durationSeconds: demuxer.durationSeconds,
+            frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate)
+    }
+
+    /// Turns the common ways a path is not a readable file into clear errors before FFmpeg
+    /// reports them as generic "Invalid data".
+    static func checkReadableFile(at url: URL) throws {
+        let path = url.displayPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ReverseAudioError.fileNotFound(path: path)
+        }
+        if isDirectory.boolValue { throw ReverseAudioError.isDirectory(path: path) }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        if size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+    }
+
+    private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {
+        if let errno = error.posixErrorNumber, errno == ENOENT { return .fileNotFound(path: path) }
+        if let errno = error.posixErrorNumber, errno == EACCES || errno == EPERM {
+            return .unreadable(path: path, reason: error.message)
+        }
+        return .notMedia(path: path, reason: error.message)
+    }
+
+    private static func describe(_ kinds: [MediaKind]) -> [String] {
+        var counts: [(MediaKind, Int)] = []
+        for kind in kinds {
+            if let index = counts.firstIndex(where: { $0.0 == kind }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((kind, 1))
+            }
+        }
+        return counts.map { "\($0.1) \($0.0.rawValue) stream\($0.1 == 1 ? "" : "s")" }
+    }
+}

@@ -1,0 +1,89 @@
+/// Where reversed frames are written: any store that accepts blocks at frame positions.
+protocol ReversedFrameSink: AnyObject {
+    func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws
+}
+
+/// Turns one continuous forward decode into the reversed stream, in flat memory.
+///
+/// Source frame `s` of a stream of `totalFrames` frames belongs at output frame
+/// `totalFrames - 1 - s`. Frames are reversed into a batch buffer that covers a run of whole
+/// output blocks; when the decode has filled a batch down to its first frame, the batch goes
+/// to the sink as blocks of `blockFrames` frames, in output order (the output's last block,
+/// the one holding the source's first frames, may be short). The sink therefore receives
+/// exactly the reversed block sequence, batch by batch from the end of the output backwards.
+///
+/// If the decode runs past `totalFrames`, the extra frames are only counted; if it ends short,
+/// the last batch is never flushed. Either way ``isComplete`` is false and the caller redoes
+/// the work with the true length, ``sourceFrames``.
+final class ReversePlacement {
+    let totalFrames: Int64
+    let blockFrames: Int
+    let channels: Int
+    private let sink: any ReversedFrameSink
+    private let batchFrames: Int64
+    private let batch: UnsafeMutablePointer<Int16>
+    private var batchStart: Int64 = 0
+    private var batchEnd: Int64 = 0
+    private var batchIsOpen = false
+
+    /// Frames of the forward decode consumed so far.
+    private(set) var sourceFrames: Int64 = 0
+
+    /// - Parameter batchBytes: roughly how much is buffered between writes.
+    init(totalFrames: Int64, blockFrames: Int, channels: Int, sink: any ReversedFrameSink,
+         batchBytes: Int = 1 << 20) {
+        precondition(blockFrames > 0 && channels > 0)
+        self.totalFrames = totalFrames
+        self.blockFrames = blockFrames
+        self.channels = channels
+        self.sink = sink
+        let blocksPerBatch = max(1, batchBytes / (blockFrames * channels * 2))
+        batchFrames = Int64(blocksPerBatch * blockFrames)
+        batch = .allocate(capacity: Int(batchFrames) * channels)
+    }
+
+    deinit { batch.deallocate() }
+
+    /// True when the decode produced exactly `totalFrames` frames and all were written.
+    var isComplete: Bool { sourceFrames == totalFrames && !batchIsOpen }
+
+    /// Takes the next `frames` frames of the forward decode.
+    func consume(_ samples: UnsafeBufferPointer<Int16>, frames: Int) throws {
+        guard var source = samples.baseAddress else { return }
+        var remaining = frames
+        while remaining > 0 {
+            guard sourceFrames < totalFrames else {
+                sourceFrames += Int64(remaining)  // longer than predicted: count only
+                return
+            }
+            let top = totalFrames - 1 - sourceFrames  // output index of the next source frame
+            if !batchIsOpen { openBatch(containing: top) }
+            let count = Int(min(Int64(remaining), top - batchStart + 1))
+            let lowest = top - Int64(count) + 1
+            FrameReversal.copyReversed(source, to: batch + Int(lowest - batchStart) * channels,
+                                       frames: count, channels: channels)
+            source += count * channels
+            remaining -= count
+            sourceFrames += Int64(count)
+            if lowest == batchStart { try flushBatch() }
+        }
+    }
+
+    private func openBatch(containing frame: Int64) {
+        batchStart = (frame / batchFrames) * batchFrames
+        batchEnd = min(batchStart + batchFrames, totalFrames)
+        batchIsOpen = true
+    }
+
+    private func flushBatch() throws {
+        var blockStart = batchStart
+        while blockStart < batchEnd {
+            let frames = Int(min(Int64(blockFrames), batchEnd - blockStart))
+            let offset = Int(blockStart - batchStart) * channels
+            try sink.write(UnsafeBufferPointer(start: batch + offset, count: frames * channels),
+                           frames: frames, at: blockStart)
+            blockStart += Int64(frames)
+        }
+        batchIsOpen = false
+    }
+}

@@ -1,0 +1,146 @@
+import FFmpeg
+import Foundation
+
+/// The reversed audio of a file as a sequence of blocks, first block first.
+///
+/// Block `k` holds output frames `k × blockFrames ..< (k + 1) × blockFrames`; only the last block
+/// may be short and none is empty. Its ``SampleBuffer/position`` is its first frame's index in
+/// the reversed stream. With ``ChannelSelection/all`` frames are reversed as units: channels
+/// are never swapped.
+///
+/// The first call to ``next()`` decodes the whole file once, forwards, placing each reversed
+/// block at its mirrored position in a headerless temporary file (memory stays flat whatever the
+/// length); blocks are then read back in order. The temporary file lives in
+/// `temporaryDirectory` and is deleted when the reverser is released or finished.
+/// To write a reversed WAV, ``AudioConverter`` does the same without the temporary file.
+///
+/// ```swift
+/// let reverser = try Reverser(url: song, channels: .first)
+/// while let block = try reverser.next() { play(block) }
+/// ```
+public final class Reverser {
+    public let url: URL
+    public let channels: ChannelSelection
+    private let requestedBlockFrames: Int?
+    private let temporaryDirectory: URL
+    private let isCancelled: @Sendable () -> Bool
+    private var store: TemporaryPCMFile?
+    private var resolved: (format: PCMFormat, totalFrames: Int64, blockFrames: Int)?
+    private var nextFrame: Int64 = 0
+    private var finished = false
+    private var decodeWarnings: [String] = []
+
+    /// - Parameters:
+    ///   - blockFrames: frames per block; nil means the first decoded buffer's frame count.
+    ///   - temporaryDirectory: where the reversed PCM waits (default: the system's temporary folder).
+    public init(url: URL, channels: ChannelSelection = .all, blockFrames: Int? = nil,
+                temporaryDirectory: URL? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
+        if let blockFrames, blockFrames <= 0 {
+            throw ReverseAudioError.invalidOption("block size must be at least 1 frame, not \(blockFrames)")
+        }
+        try AudioSource.checkReadableFile(at: url)
+        self.url = url
+        self.channels = channels
+        requestedBlockFrames = blockFrames
+        self.temporaryDirectory = temporaryDirectory ?? FileManager.default.temporaryDirectory
+        self.isCancelled = isCancelled
+    }
+
+    /// The output's PCM shape; nil until the first ``next()``.
+    public var format: PCMFormat? { resolved?.format }
+    /// Frames in the reversed stream; nil until the first ``next()``.
+    public var totalFrames: Int64? { resolved?.totalFrames }
+    /// Frames per block; nil until the first ``next()``.
+    public var blockFrames: Int? { resolved?.blockFrames }
+    /// Bytes the temporary file holds (the reversed PCM), while it exists.
+    public var temporaryBytes: Int64 { store?.size ?? 0 }
+    /// Problems met while decoding that did not stop it.
+    public var warnings: [String] { decodeWarnings }
+
+    /// The next block of the reversed audio; nil after the last.
+    public func next() throws -> SampleBuffer? {
+        guard !finished else { return nil }
+        if resolved == nil { try prepare() }
+        guard let (format, totalFrames, blockFrames) = resolved, let store, nextFrame < totalFrames else {
+            finish()
+            return nil
+        }
+        if isCancelled() { throw CancellationError() }
+        let frames = Int(min(Int64(blockFrames), totalFrames - nextFrame))
+        let block = SampleBuffer(samples: try store.read(frames: frames, at: nextFrame),
+                                 channelCount: format.channelCount, sampleRate: format.sampleRate, position: nextFrame)
+        nextFrame += Int64(frames)
+        return block
+    }
+
+    /// Deletes the temporary file now instead of when the reverser is released.
+    public func finish() {
+        finished = true
+        store = nil
+    }
+
+    private func prepare() throws {
+        let firstSource = try AudioSource(url: url, isCancelled: isCancelled)
+        var totalFrames = FrameCounter.count(of: firstSource, sampleRate: firstSource.parameters.sampleRate,
+                                             isCancelled: isCancelled)?.frames ?? 0
+        var source = firstSource
+        for _ in 1...2 {
+            let decoder = try PCMDecoder(source: source, channels: channels, isCancelled: isCancelled)
+            var placement: ReversePlacement?
+            var file: TemporaryPCMFile?
+            while try decoder.readChunk({ samples, channelCount in
+                if placement == nil {
+                    let sink = try TemporaryPCMFile(in: temporaryDirectory, bytesPerFrame: 2 * channelCount)
+                    file = sink
+                    placement = ReversePlacement(totalFrames: totalFrames,
+                                                 blockFrames: requestedBlockFrames ?? decoder.firstBufferFrameCount ?? 1,
+                                                 channels: channelCount, sink: sink)
+                }
+                try placement!.consume(samples, frames: samples.count / channelCount)
+            }) {}
+            let decoded = placement?.sourceFrames ?? 0
+            if decoded == totalFrames {
+                store = file
+                decodeWarnings = decoder.warnings
+                resolved = (decoder.format, totalFrames,
+                            placement?.blockFrames ?? requestedBlockFrames ?? decoder.firstBufferFrameCount ?? 1)
+                return
+            }
+            // The container misstated the length: decode again, now knowing it.
+            totalFrames = decoded
+            source = try AudioSource(url: url, isCancelled: isCancelled)
+        }
+        throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "two decodes gave different lengths")
+    }
+}
+
+/// The reversed blocks of a file as an `AsyncSequence`, decoded off Swift's cooperative pool.
+///
+/// ```swift
+/// for try await block in ReversedAudio(url: song, blockFrames: 4096) {
+///     output.schedule(block)
+/// }
+/// ```
+public struct ReversedAudio: AsyncSequence, Sendable {
+    public typealias Element = SampleBuffer
+
+    public let url: URL
+    public let channels: ChannelSelection
+    public let blockFrames: Int?
+    public let temporaryDirectory: URL?
+
+    public init(url: URL, channels: ChannelSelection = .all, blockFrames: Int? = nil, temporaryDirectory: URL? = nil) {
+        self.url = url
+        self.channels = channels
+        self.blockFrames = blockFrames
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    public func makeAsyncIterator() -> SampleBufferIterator {
+        SampleBufferIterator(session: BlockSession(open: { [url, channels, blockFrames, temporaryDirectory] flag in
+            let reverser = try Reverser(url: url, channels: channels, blockFrames: blockFrames,
+                                        temporaryDirectory: temporaryDirectory, isCancelled: flag.check)
+            return { try reverser.next() }
+        }))
+    }
+}

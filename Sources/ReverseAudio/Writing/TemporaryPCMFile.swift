@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A headerless file of 16-bit frames written and read at frame positions; deleted when released.
+final class TemporaryPCMFile: ReversedFrameSink {
+    let url: URL
+    let bytesPerFrame: Int
+    private let descriptor: Int32
+
+    init(in directory: URL, bytesPerFrame: Int) throws {
+        self.bytesPerFrame = bytesPerFrame
+        let template = directory.appendingPathComponent(".reverse-audio-XXXXXX.pcm").path
+        var name = Array(template.utf8CString)
+        let opened = name.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard opened >= 0 else {
+            throw ReverseAudioError.cannotCreateOutput(path: template, reason: String(cString: strerror(errno)))
+        }
+        descriptor = opened
+        url = URL(fileURLWithPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(url.path)
+    }
+
+    /// Bytes currently on disk for this file.
+    var size: Int64 {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws {
+        var bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(samples)[0..<(frames * bytesPerFrame)])
+        var offset = off_t(frame * Int64(bytesPerFrame))
+        while !bytes.isEmpty {
+            let written = pwrite(descriptor, bytes.baseAddress, bytes.count, offset)
+            guard written > 0 else {
+                if written < 0 && errno == EINTR { continue }
+                throw ReverseAudioError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[written...])
+            offset += off_t(written)
+        }
+    }
+
+    /// Reads `frames` frames starting at frame `frame`.
+    func read(frames: Int, at frame: Int64) throws -> [Int16] {
+        var samples = [Int16](repeating: 0, count: frames * bytesPerFrame / 2)
+        try samples.withUnsafeMutableBytes { buffer in
+            var filled = 0
+            while filled < buffer.count {
+                let got = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled,
+                                off_t(frame * Int64(bytesPerFrame) + Int64(filled)))
+                guard got > 0 else {
+                    if got < 0 && errno == EINTR { continue }
+                    throw ReverseAudioError.unreadable(path: url.path, reason: got == 0 ? "unexpected end" : String(cString: strerror(errno)))
+                }
+                filled += got
+            }
+        }
+        return samples
+    }
+}

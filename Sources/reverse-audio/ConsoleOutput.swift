@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Serialised writing to standard output and standard error (progress arrives from a worker
+/// thread while results are printed from the main task).
+enum Console {
+    private static let lock = NSLock()
+
+    static func out(_ line: String) {
+        write(line + "\n", to: FileHandle.standardOutput)
+    }
+
+    static func error(_ line: String) {
+        write(line + "\n", to: FileHandle.standardError)
+    }
+
+    static func errorRaw(_ text: String) {
+        write(text, to: FileHandle.standardError)
+    }
+
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    private static func write(_ text: String, to handle: FileHandle) {
+        lock.lock()
+        defer { lock.unlock() }
+        handle.write(Data(text.utf8))
+    }
+}

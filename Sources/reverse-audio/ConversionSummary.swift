@@ -1,0 +1,22 @@
+import Foundation
+import ReverseAudio
+
+/// How a finished conversion is described to people.
+enum ConversionSummary {
+    static func line(_ result: ConversionResult, output: String) -> String {
+        let seconds = Double(result.frames) / Double(result.format.sampleRate)
+        let what = result.reversed ? "reversed" : "converted"
+        return "\(what) \(result.input.relativePath) -> \(output): \(String.seconds(seconds)), "
+            + "\(result.frames) frames, \(result.format)"
+    }
+
+    /// The `--verbose` explanation: lengths, passes, blocks and temporary space.
+    static func details(_ result: ConversionResult) -> [String] {
+        [
+            "  source: \(result.source.container) / \(result.source.codec), \(result.source.sampleRate) Hz, \(result.source.channels) ch",
+            "  blocks: \(result.blockFrames) frames each",
+            "  length known from: \(result.lengthSource) (predicted \(result.predictedFrames.map(String.init) ?? "nothing"), decoded \(result.frames)); decoded \(result.decodePasses) time\(result.decodePasses == 1 ? "" : "s")",
+            "  temporary files: \(result.temporaryBytes) bytes (the output is written under a temporary name and renamed)",
+        ]
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import ReverseAudio
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the audio files in a folder (aac m4a aiff aif wav mp3 caf m4r flac) with duration, format and channels.")
+
+    @Argument(help: "The folder to list.")
+    var folder: String = "."
+
+    func run() async throws {
+        FFmpegDiagnostics.show(.quiet)
+        let files: [URL]
+        do {
+            files = try SupportedAudioFiles.files(in: URL(fileURLWithPath: folder, isDirectory: true))
+        } catch {
+            ErrorReporting.printError(error)
+            throw ExitCode.failure
+        }
+        var table = TextTable("file", "format", "duration", "rate", "channels")
+        var failed = false
+        for file in files {
+            do {
+                let info = try await AudioInfo.load(from: file)
+                table.add(file.lastPathComponent, "\(info.container.split(separator: ",").first ?? "") / \(info.codec)",
+                          String.seconds(info.durationSeconds), "\(info.sampleRate)",
+                          "\(info.channels) (\(info.channelLayout ?? "unspecified"))")
+            } catch {
+                failed = true
+                table.add(file.lastPathComponent, "unreadable: \(ErrorReporting.describe(error))", "", "", "")
+            }
+        }
+        Console.out(files.isEmpty ? "no audio files (\(SupportedAudioFiles.extensions.joined(separator: " "))) in \(folder)" : table.render())
+        if failed { throw ExitCode.failure }
+    }
+}

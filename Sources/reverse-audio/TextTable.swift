@@ -1,0 +1,39 @@
+/// Left-aligned columns for terminal output (numbers right-aligned).
+struct TextTable {
+    let headers: [String]
+    private(set) var rows: [[String]] = []
+
+    init(_ headers: String...) {
+        self.headers = headers
+    }
+
+    mutating func add(_ cells: String...) {
+        rows.append(cells)
+    }
+
+    func render() -> String {
+        let all = [headers] + rows
+        let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return TextTable.isNumeric(cell) ? padding + cell : cell + padding
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(headers), rule] + rows.map(line)).joined(separator: "\n")
+    }
+
+    private static func isNumeric(_ cell: String) -> Bool {
+        !cell.isEmpty && cell.allSatisfy { $0.isNumber || $0 == "." || $0 == " " || $0 == "s" }
+            && cell.first!.isNumber
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,72 @@
+# Installs what ReverseAudio needs, and nothing that is already there. Sourced by scripts/*.
+#   ensure_dependencies build    FFmpeg's -dev libraries and pkg-config
+#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle) and valgrind (leak check)
+#   ensure_dependencies bench    + ffmpeg, sox (with MP3 support) and GNU time
+#   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
+
+ensure_dependencies() {
+    local purpose=$1
+    if ! command -v swift >/dev/null 2>&1; then
+        echo "error: swift is not on PATH; install Swift 6 (https://swift.org/install)" >&2
+        return 1
+    fi
+    case "$(uname -s)" in
+        Darwin) ensure_macos "$purpose" ;;
+        Linux) ensure_debian "$purpose" ;;
+        *) echo "error: unsupported system $(uname -s); install FFmpeg's libraries and pkg-config by hand" >&2; return 1 ;;
+    esac
+}
+
+ensure_debian() {
+    local purpose=$1
+    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+    case "$purpose" in
+        test) packages+=(ffmpeg valgrind) ;;
+        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time) ;;
+        samples) packages+=(ffmpeg espeak-ng) ;;
+    esac
+    if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: this script installs packages with apt (Debian/Ubuntu); install these yourself: ${packages[*]}" >&2
+        return 1
+    fi
+    local missing=()
+    local package
+    for package in "${packages[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "error: need root to install: ${missing[*]} (run as root or install sudo)" >&2
+            return 1
+        fi
+        sudo=(sudo)
+    fi
+    echo "Installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_macos() {
+    local purpose=$1
+    local missing=0
+    command -v pkg-config >/dev/null 2>&1 || missing=1
+    pkg-config --exists libavformat libavcodec libswresample libavutil 2>/dev/null || missing=1
+    case "$purpose" in
+        test|bench|samples) command -v ffmpeg >/dev/null 2>&1 || missing=1 ;;
+    esac
+    if [ "$purpose" = bench ] && ! command -v sox >/dev/null 2>&1; then missing=1; fi
+    if [ "$missing" -ne 0 ]; then
+        local extra=""
+        [ "$purpose" = bench ] && extra=" sox"
+        [ "$purpose" = samples ] && extra=" espeak-ng"
+        echo "error: missing FFmpeg or pkg-config. Install them with:" >&2
+        echo "    brew install ffmpeg pkg-config$extra" >&2
+        return 1
+    fi
+}
