@@ -34,9 +34,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg"]),
-        .testTarget(name: "ReverseAudioTests", dependencies: ["ReverseAudio"]),
-        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio"]),
+        // Fixture lookup and the ffmpeg/ffprobe CLI as the oracle, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "TestSupport"]),
+        .testTarget(name: "ReverseAudioTests", dependencies: ["ReverseAudio", "TestSupport"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,22 +15,23 @@ public final class Decoder {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: ra_averror_decoder_not_found(), operation: "finding a decoder", path: path)
         }
-        guard let allocated = avcodec_alloc_context3(codec) else {
+        guard var allocated = avcodec_alloc_context3(codec) else {
             throw .outOfMemory("allocating a decoder", path: demuxer.path)
         }
-        context = allocated
-        do throws(FFmpegError) {
-            try FFmpegError.check(avcodec_parameters_to_context(context, parameters),
-                                  "configuring the decoder", path: path)
+        var result = avcodec_parameters_to_context(allocated, parameters)
+        if result >= 0 {
             // As the ffmpeg CLI does: timestamps in the stream's time base let libavcodec apply
             // the container's gapless trimming (skip samples, discard padding) exactly.
-            context.pointee.pkt_timebase = stream.pointee.time_base
-            try FFmpegError.check(avcodec_open2(context, codec, nil), "opening the decoder", path: path)
-        } catch {
-            var owned: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&owned)
-            throw error
+            allocated.pointee.pkt_timebase = stream.pointee.time_base
+            result = avcodec_open2(allocated, codec, nil)
         }
+        if result < 0 {
+            var failed: UnsafeMutablePointer<AVCodecContext>? = allocated
+            avcodec_free_context(&failed)
+            throw FFmpegError(code: result, operation: "opening the decoder", path: path)
+        }
+        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
+        context = allocated
     }
 
     deinit {

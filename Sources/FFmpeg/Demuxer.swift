@@ -13,7 +13,7 @@ public final class Demuxer {
     /// - Parameter isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
     public init(path: String, isCancelled: (@Sendable () -> Bool)? = nil) throws(FFmpegError) {
         self.path = path
-        guard var allocated = avformat_alloc_context() else {
+        guard let allocated = avformat_alloc_context() else {
             throw .outOfMemory("allocating a demuxer", path: path)
         }
         interrupt = isCancelled.map(InterruptCheck.init)
@@ -23,14 +23,13 @@ public final class Demuxer {
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
         // avformat_open_input frees the context itself when it fails.
         try FFmpegError.check(avformat_open_input(&opened, path, nil, nil), "opening the file", path: path)
-        allocated = opened!
-        context = allocated
-        let probed = avformat_find_stream_info(context, nil)
+        let probed = avformat_find_stream_info(opened, nil)
         if probed < 0 {
-            var failed: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&failed)
+            avformat_close_input(&opened)
             throw FFmpegError(code: probed, operation: "reading the stream parameters", path: path)
         }
+        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
+        context = opened!
     }
 
     deinit {

@@ -30,6 +30,8 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isInvalidData: Bool { code == ra_averror_invaliddata() }
     /// True when FFmpeg reports an out-of-memory condition.
     public var isOutOfMemory: Bool { code == ra_averror_enomem() }
+    /// True when FFmpeg has no decoder for the codec.
+    public var isDecoderNotFound: Bool { code == ra_averror_decoder_not_found() }
     /// True for the code our interrupt callback makes FFmpeg return after a cancellation.
     public var isInterrupted: Bool { code == ra_averror_exit() }
 

@@ -24,31 +24,38 @@ public final class Muxer {
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, format, path),
                               "preparing the \(format) muxer", path: path)
-        context = allocated!
         bytesPerFrame = 2 * channelLayout.channelCount
         do throws(FFmpegError) {
-            guard let stream = avformat_new_stream(context, nil) else {
-                throw FFmpegError.outOfMemory("adding the audio stream", path: path)
-            }
-            let parameters = stream.pointee.codecpar!
-            parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
-            parameters.pointee.codec_id = AV_CODEC_ID_PCM_S16LE
-            parameters.pointee.sample_rate = Int32(sampleRate)
-            parameters.pointee.format = AV_SAMPLE_FMT_S16.rawValue
-            parameters.pointee.bits_per_coded_sample = 16
-            parameters.pointee.block_align = Int32(bytesPerFrame)
-            parameters.pointee.bit_rate = Int64(sampleRate * bytesPerFrame * 8)
-            var layout = channelLayout.layout
-            try FFmpegError.check(av_channel_layout_copy(&parameters.pointee.ch_layout, &layout),
-                                  "setting the channel layout", path: path)
-            stream.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-            try FFmpegError.check(avio_open2(&context.pointee.pb, path, ra_avio_flag_write(), nil, nil),
+            try Muxer.addPCM16Stream(to: allocated!, sampleRate: sampleRate, channelLayout: channelLayout,
+                                     bytesPerFrame: bytesPerFrame, path: path)
+            try FFmpegError.check(avio_open2(&allocated!.pointee.pb, path, ra_avio_flag_write(), nil, nil),
                                   "creating the output file", path: path)
-            isOpen = true
         } catch {
-            avformat_free_context(context)
+            avformat_free_context(allocated)
             throw error
         }
+        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
+        context = allocated!
+        isOpen = true
+    }
+
+    private static func addPCM16Stream(to context: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int,
+                                       channelLayout: ChannelLayout, bytesPerFrame: Int, path: String) throws(FFmpegError) {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError.outOfMemory("adding the audio stream", path: path)
+        }
+        let parameters = stream.pointee.codecpar!
+        parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        parameters.pointee.codec_id = AV_CODEC_ID_PCM_S16LE
+        parameters.pointee.sample_rate = Int32(sampleRate)
+        parameters.pointee.format = AV_SAMPLE_FMT_S16.rawValue
+        parameters.pointee.bits_per_coded_sample = 16
+        parameters.pointee.block_align = Int32(bytesPerFrame)
+        parameters.pointee.bit_rate = Int64(sampleRate * bytesPerFrame * 8)
+        var layout = channelLayout.layout
+        try FFmpegError.check(av_channel_layout_copy(&parameters.pointee.ch_layout, &layout),
+                              "setting the channel layout", path: path)
+        stream.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
     }
 
     deinit {

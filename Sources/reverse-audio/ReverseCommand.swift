@@ -93,12 +93,13 @@ struct ReverseCommand: AsyncParsableCommand {
                 display.clear()
                 failures += 1
                 ErrorReporting.printError(error)
-                table.add(label, "FAILED", "", "", "", verify ? "" : ErrorReporting.describe(error))
+                table.add(label, "FAILED (see the error above)")
             }
         }
         if !inputs.isEmpty { Console.out(table.render()) }
         if failures > 0 {
-            Console.error("reverse-audio: \(failures) of \(attempted) failed")
+            // Each failure already has its own error line; a batch also gets the count.
+            if attempted > 1 { Console.error("reverse-audio: \(failures) of \(attempted) files failed") }
             throw ExitCode.failure
         }
     }

@@ -1,6 +1,6 @@
 # Installs what ReverseAudio needs, and nothing that is already there. Sourced by scripts/*.
 #   ensure_dependencies build    FFmpeg's -dev libraries and pkg-config
-#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle) and valgrind (leak check)
+#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle)
 #   ensure_dependencies bench    + ffmpeg, sox (with MP3 support) and GNU time
 #   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
 
@@ -21,7 +21,7 @@ ensure_debian() {
     local purpose=$1
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
     case "$purpose" in
-        test) packages+=(ffmpeg valgrind) ;;
+        test) packages+=(ffmpeg) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
     esac

@@ -13,15 +13,21 @@ public enum SupportedAudioFiles {
     /// The supported audio files directly inside `directory`, sorted by name.
     /// Hidden files and subfolders are skipped.
     public static func files(in directory: URL) throws -> [URL] {
-        let contents: [URL]
+        let names: [String]
         do {
-            contents = try FileManager.default.contentsOfDirectory(
-                at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw ReverseAudioError.unreadable(path: directory.path, reason: "cannot list the folder")
+            throw ReverseAudioError.unreadable(path: directory.displayPath, reason: "cannot list the folder")
         }
-        return contents
-            .filter { isSupported($0) && ((try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false) }
-            .sorted { $0.lastPathComponent.localizedStandardCompare($1.lastPathComponent) == .orderedAscending }
+        // Built from `directory` so a relative folder gives relative paths in reports.
+        return names
+            .filter { !$0.hasPrefix(".") }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .map { directory.appendingPathComponent($0) }
+            .filter { url in
+                var isDirectory: ObjCBool = false
+                return isSupported(url) && FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }
     }
 }

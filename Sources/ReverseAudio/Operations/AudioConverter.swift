@@ -78,7 +78,7 @@ public enum AudioConverter {
             input: source.url, output: output, source: source.info(frames: decoder.framesDecoded),
             format: decoder.format, frames: decoder.framesDecoded,
             blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0, reversed: false,
-            warnings: decoder.warnings, lengthSource: predicted == nil ? "decode" : "container",
+            warnings: warnings(decoder, predicted: predicted), lengthSource: predicted == nil ? "decode" : "container",
             predictedFrames: predicted, decodePasses: 1, temporaryBytes: 0)
     }
 
@@ -118,7 +118,7 @@ public enum AudioConverter {
                         input: source.url, output: output, source: source.info(frames: decoded),
                         format: decoder.format, frames: decoded,
                         blockFrames: placement?.blockFrames ?? options.blockFrames ?? decoder.firstBufferFrameCount ?? 0,
-                        reversed: true, warnings: decoder.warnings, lengthSource: lengthSource,
+                        reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: lengthSource,
                         predictedFrames: predicted?.frames, decodePasses: pass, temporaryBytes: 0)
                 }
                 writer?.cancel()
@@ -136,6 +136,13 @@ public enum AudioConverter {
             }
         }
         preconditionFailure("the second pass always returns or throws")
+    }
+
+    /// The decoder's warnings, or, when it had none, a note that the container misstated the length.
+    private static func warnings(_ decoder: PCMDecoder, predicted: Int64?) -> [String] {
+        let own = decoder.warnings
+        guard own.isEmpty, let predicted, predicted != decoder.framesDecoded else { return own }
+        return ["the file declares \(predicted) frames but decodes to \(decoder.framesDecoded); the decoded length was used"]
     }
 
     private static func makeWriter(for decoder: PCMDecoder, at output: URL, options: ConversionOptions,

@@ -6,8 +6,10 @@ public enum FFmpegVersions {
     public static var linked: String { FFmpegLog.libraryVersions }
 }
 
-/// Controls FFmpeg's own log messages (process-wide). ReverseAudio reports the problems that
-/// matter as warnings and errors of its own, so tools usually silence FFmpeg.
+/// Controls FFmpeg's own log messages (process-wide).
+///
+/// ReverseAudio reports the problems that matter as errors and warnings of its own, so it
+/// silences FFmpeg when it first opens a file, unless the application chose a level first.
 public enum FFmpegDiagnostics {
     public enum Level: Sendable {
         /// Nothing from FFmpeg.
@@ -21,11 +23,22 @@ public enum FFmpegDiagnostics {
     }
 
     public static func show(_ level: Level) {
+        _ = quietByDefault
         switch level {
         case .quiet: FFmpegLog.setLevel(.quiet)
         case .errors: FFmpegLog.setLevel(.error)
         case .warnings: FFmpegLog.setLevel(.warning)
         case .verbose: FFmpegLog.setLevel(.verbose)
         }
+    }
+}
+
+extension FFmpegDiagnostics {
+    /// Runs once (a lazy static is initialised exactly once, thread-safely).
+    private static let quietByDefault: Void = FFmpegLog.setLevel(.quiet)
+
+    /// Applies the quiet default unless ``show(_:)`` was called before.
+    static func applyDefault() {
+        _ = quietByDefault
     }
 }

@@ -64,7 +64,8 @@ public enum RoundTrip {
         secondOptions.reverse = true
         // The reversed file already holds only the chosen channels.
         secondOptions.channels = .all
-        secondOptions.blockFrames = options.blockFrames ?? reversed.blockFrames
+        // Same blocks as the first reversal (an empty input has none to copy).
+        secondOptions.blockFrames = options.blockFrames ?? (reversed.blockFrames > 0 ? reversed.blockFrames : nil)
         let reversedReversed = try AudioConverter.convert(
             reversed.output, to: reversedReversedURL, options: secondOptions,
             cancellation: cancellation, progress: { progress(0.8 * $0) })

@@ -13,6 +13,7 @@ final class AudioSource {
     init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
         self.url = url
         let path = url.displayPath
+        FFmpegDiagnostics.applyDefault()
         try AudioSource.checkReadableFile(at: url)
         do {
             demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
@@ -24,21 +25,22 @@ final class AudioSource {
             streamIndex = try demuxer.bestAudioStreamIndex()
         } catch {
             let kinds = demuxer.streamKinds
-            if kinds.contains(.audio) {
-                let codec = demuxer.audioStream(at: kinds.firstIndex(of: .audio)!).codecName
-                throw ReverseAudioError.unsupportedCodec(path: path, codec: codec)
+            guard let audio = kinds.firstIndex(of: .audio) else {
+                throw ReverseAudioError.noAudioStream(path: path, streams: AudioSource.describe(kinds))
             }
-            throw ReverseAudioError.noAudioStream(path: path, streams: AudioSource.describe(kinds))
+            let stream = demuxer.audioStream(at: audio)
+            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: stream.codecName) }
+            // FFmpeg passes over audio streams whose rate or channel count it could not read.
+            throw ReverseAudioError.notMedia(
+                path: path, reason: "its \(stream.codecName) stream declares no sample rate or channels")
         }
         parameters = demuxer.audioStream(at: streamIndex)
-        guard parameters.channelCount > 0, parameters.sampleRate > 0 else {
-            throw ReverseAudioError.notMedia(
-                path: path, reason: "its \(parameters.codecName) stream declares no sample rate or channels")
-        }
         do {
             decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex)
         } catch {
-            throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName)
+            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName) }
+            throw ReverseAudioError.decodingFailed(
+                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))")
         }
     }
 

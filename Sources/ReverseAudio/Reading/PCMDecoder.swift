@@ -106,13 +106,18 @@ public final class PCMDecoder {
         if let readFailure {
             result.append("reading stopped early: \(readFailure); decoded what came before")
         }
-        // Some containers over-state by up to a packet (ALAC in CAF): only a real shortfall counts.
+        // Some containers over-state by up to a packet (ALAC in CAF): only a real shortfall counts,
+        // and only against a stated length, not one FFmpeg guessed from the bit rate.
         if state == .finished, let stated = source.parameters.statedDurationSamples,
+           !source.demuxer.durationIsEstimatedFromBitRate,
            source.parameters.sampleRate == format.sampleRate,
            stated - framesDecoded > max(stated / 20, 8192) {
             let decoded = String(format: "%.2f", Double(framesDecoded) / Double(format.sampleRate))
             let declared = String(format: "%.2f", Double(stated) / Double(format.sampleRate))
             result.append("decoded \(decoded) s of the \(declared) s the file declares: it looks truncated")
+        }
+        if state == .finished, framesDecoded == 0 {
+            result.append("the file holds no audio samples")
         }
         return result
     }

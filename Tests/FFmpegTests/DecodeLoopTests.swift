@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FFmpeg
+
+/// The wrappers driven directly: demux, decode, convert, as FFmpeg's decode_audio.c does.
+@Suite struct DecodeLoopTests {
+    /// Decodes every packet of the best audio stream to interleaved s16 with the wrappers alone.
+    static func decode(_ path: String, channels: Resampler.Channels = .unchanged) throws -> [Int16] {
+        let demuxer = try Demuxer(path: path)
+        let stream = try demuxer.bestAudioStreamIndex()
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: stream)
+        let resampler = Resampler(channels: channels)
+        let packet = try Packet()
+        let frame = try Frame()
+        var samples: [Int16] = []
+        func drain() throws {
+            while try decoder.receive(into: frame) == .frame {
+                samples += try resampler.convert(frame)
+            }
+        }
+        while try demuxer.readPacket(into: packet) {
+            guard packet.streamIndex == stream else { continue }
+            _ = try decoder.send(packet)
+            try drain()
+        }
+        _ = try decoder.send(nil)
+        try drain()
+        samples += try resampler.flush()
+        return samples
+    }
+
+    @Test("equals ffmpeg's decode", arguments: ["mp3-vbrq4-xing-2ch-44100.mp3", "m4a-aac-6ch-48000.m4a",
+                                                "flac-s24-2ch-96000.flac", "wav-pcm_f64le-1ch-22050.wav"])
+    func equalsFFmpeg(_ name: String) throws {
+        let path = Fixtures.url(name).path
+        #expect(try Self.decode(path) == FFmpegOracle.samples(of: Fixtures.url(name)))
+        #expect(try Self.decode(path, channels: .mixedToMono) == FFmpegOracle.samples(of: Fixtures.url(name), ["-ac", "1"]))
+    }
+
+    @Test("gapless trimming is in the packets: MP3 encoder delay, MP4 priming flagged decode-only")
+    func sideData() throws {
+        let mp3 = try Demuxer(path: Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3").path)
+        let packet = try Packet()
+        #expect(try mp3.readPacket(into: packet))
+        #expect(packet.skipSamples.start == 1105)
+        let m4a = try Demuxer(path: Fixtures.url("m4a-aac-2ch-44100.m4a").path)
+        #expect(try m4a.readPacket(into: packet))
+        #expect(packet.isDiscarded)
+    }
+
+    @Test("stream parameters")
+    func parameters() throws {
+        let demuxer = try Demuxer(path: Fixtures.url("flac-s16-6ch-48000.flac").path)
+        let stream = demuxer.audioStream(at: try demuxer.bestAudioStreamIndex())
+        #expect(stream.codecName == "flac" && stream.isFLAC && !stream.isLossy && !stream.isPCM)
+        #expect(stream.sampleRate == 48000 && stream.channelCount == 6 && stream.channelLayoutName == "5.1")
+        #expect(stream.statedDurationSamples == 9600)
+        #expect(ChannelLayout(defaultFor: 2).name == "stereo")
+        #expect(ChannelLayout.mono().channelCount == 1)
+        #expect(ChannelLayout(named: "5.1", channelCount: 6).name == "5.1")
+        #expect(ChannelLayout(named: "nonsense", channelCount: 3).channelCount == 3)
+    }
+}

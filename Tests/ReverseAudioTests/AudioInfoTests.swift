@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReverseAudio
+
+/// The probe against ffprobe, and the exact frame count against ffmpeg's decode.
+@Suite struct AudioInfoTests {
+    @Test("agrees with ffprobe; frames equal the decoded length", arguments: Fixtures.matrix.map(Fixtures.url) + Fixtures.audioFiles)
+    func agreesWithFFprobe(_ input: URL) throws {
+        let info = try AudioInfo.read(from: input)
+        let probe = try FFmpegOracle.probe(input)
+        #expect(info.container == probe.format["format_name"] as? String)
+        #expect(info.codec == probe.stream["codec_name"] as? String)
+        #expect(String(info.sampleRate) == probe.stream["sample_rate"] as? String)
+        #expect(info.channels == probe.stream["channels"] as? Int)
+        let layout = probe.stream["channel_layout"] as? String
+        #expect(info.channelLayout == (layout == "unknown" ? nil : layout))
+        if let duration = (probe.format["duration"] as? String).flatMap(Double.init) {
+            #expect(abs((info.durationSeconds ?? -1) - duration) < 1e-5)
+        }
+        #expect(info.bitRate.map(String.init) == (probe.format["bit_rate"] as? String ?? probe.stream["bit_rate"] as? String))
+        let decoded = try FFmpegOracle.samples(of: input).count / info.channels
+        if let frames = info.frames {
+            #expect(frames == Int64(decoded))
+        } else {
+            // Only ALAC in CAF gives no packet durations to count.
+            #expect(info.codec == "alac" && info.container == "caf")
+        }
+    }
+
+    @Test("JSON has every key, with null for what is unknown")
+    func json() throws {
+        let info = try AudioInfo.read(from: Fixtures.url("caf-alac-2ch-44100.caf"))
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as? [String: Any]
+        for key in ["path", "container", "codec", "sampleRate", "channels", "channelLayout", "durationSeconds", "frames"] {
+            #expect(object?.keys.contains(key) == true, "missing \(key)")
+        }
+        #expect(object?["frames"] is NSNull)
+    }
+}

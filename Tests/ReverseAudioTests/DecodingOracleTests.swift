@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReverseAudio
+
+/// The decoder against `ffmpeg -i X -f s16le -acodec pcm_s16le -`, byte for byte.
+@Suite struct DecodingOracleTests {
+    static func decodeAll(_ url: URL, channels: ChannelSelection) throws -> (samples: [Int16], format: PCMFormat, blocks: [SampleBuffer]) {
+        let decoder = try PCMDecoder(url: url, channels: channels)
+        var samples: [Int16] = []
+        var blocks: [SampleBuffer] = []
+        while let block = try decoder.read() {
+            samples += block.samples
+            blocks.append(block)
+        }
+        return (samples, decoder.format, blocks)
+    }
+
+    @Test("all channels equal ffmpeg's decode", arguments: Fixtures.allDecodableInputs)
+    func allChannels(_ input: URL) throws {
+        let expected = try FFmpegOracle.samples(of: input)
+        let decoded = try Self.decodeAll(input, channels: .all)
+        #expect(decoded.samples.count == expected.count, "sample count")
+        #expect(decoded.samples == expected)
+        let probe = try FFmpegOracle.probe(input)
+        #expect(decoded.format.channelCount == probe.stream["channels"] as? Int)
+        #expect(String(decoded.format.sampleRate) == probe.stream["sample_rate"] as? String)
+    }
+
+    @Test("mix equals ffmpeg -ac 1", arguments: Fixtures.allDecodableInputs)
+    func mixDown(_ input: URL) throws {
+        let expected = try FFmpegOracle.samples(of: input, ["-ac", "1"])
+        let decoded = try Self.decodeAll(input, channels: .mix)
+        #expect(decoded.format.channelCount == 1)
+        #expect(decoded.samples == expected)
+    }
+
+    @Test("first and an index equal that channel of the full decode", arguments: Fixtures.allDecodableInputs)
+    func singleChannels(_ input: URL) throws {
+        let all = try Self.decodeAll(input, channels: .all)
+        let channelCount = all.format.channelCount
+        let first = try Self.decodeAll(input, channels: .first)
+        #expect(first.samples == FFmpegOracle.channel(0, of: all.samples, channelCount: channelCount))
+        let last = try Self.decodeAll(input, channels: .channel(channelCount - 1))
+        #expect(last.samples == FFmpegOracle.channel(channelCount - 1, of: all.samples, channelCount: channelCount))
+    }
+
+    @Test("blocks are the decoder's frames, positioned, none empty")
+    func blockShape() throws {
+        let decoded = try Self.decodeAll(Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3"), channels: .all)
+        var position: Int64 = 0
+        for block in decoded.blocks {
+            #expect(block.frameCount > 0)
+            #expect(block.position == position)
+            #expect(block.channelCount == 2 && block.sampleRate == 44100)
+            position += Int64(block.frameCount)
+        }
+        // The first MP3 frame loses 1105 of its 1152 frames to the encoder-delay trim.
+        #expect(decoded.blocks.first?.frameCount == 1152 - 1105)
+        #expect(decoded.blocks.dropFirst().first?.frameCount == 1152)
+    }
+
+    @Test("the seed's block size is the first decoded buffer's length before gapless trimming",
+          arguments: [("mp3-cbr128-xing-2ch-44100.mp3", 1152), ("m4a-aac-2ch-44100.m4a", 1024),
+                      ("wav-pcm_s16le-2ch-44100.wav", 1024), ("wav-pcm_s16le-1ch-8000.wav", 2048),
+                      ("flac-s16-2ch-44100.flac", 4608), ("caf-alac-2ch-44100.caf", 4096)])
+    func firstBufferFrameCount(_ name: String, _ expected: Int) throws {
+        let decoder = try PCMDecoder(url: Fixtures.url(name))
+        #expect(decoder.firstBufferFrameCount == nil)
+        _ = try decoder.read()
+        #expect(decoder.firstBufferFrameCount == expected)
+    }
+
+    @Test("the async sequence delivers the same samples")
+    func asyncSequence() async throws {
+        let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
+        var samples: [Int16] = []
+        for try await block in DecodedAudio(url: input, channels: .all) {
+            samples += block.samples
+        }
+        #expect(samples == (try FFmpegOracle.samples(of: input)))
+    }
+
+    @Test("a truncated file decodes what ffmpeg decodes, with a warning",
+          arguments: ["bad-truncated-30pct.mp3", "bad-truncated-30pct.flac", "bad-truncated-30pct-faststart.m4a"])
+    func truncated(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let decoder = try PCMDecoder(url: input)
+        var samples: [Int16] = []
+        while let block = try decoder.read() { samples += block.samples }
+        #expect(!samples.isEmpty)
+        #expect(samples == (try FFmpegOracle.samples(of: input)))
+        #expect(decoder.warnings.contains { $0.contains("truncated") }, "\(decoder.warnings)")
+    }
+
+    @Test("a complete file decodes without warnings", arguments: Fixtures.matrix)
+    func noWarnings(_ name: String) throws {
+        let decoder = try PCMDecoder(url: Fixtures.url(name))
+        while try decoder.read() != nil {}
+        #expect(decoder.warnings.isEmpty)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReverseAudio
+
+/// Collects progress values from the worker thread.
+final class ProgressLog: @unchecked Sendable {
+    // @unchecked: `values` is only touched under `lock`.
+    private let lock = NSLock()
+    private var recorded: [(value: Double, outputExists: Bool)] = []
+    let output: URL?
+
+    init(output: URL? = nil) {
+        self.output = output
+    }
+
+    func record(_ value: Double) {
+        let exists = output.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        lock.lock()
+        recorded.append((value, exists))
+        lock.unlock()
+    }
+
+    var entries: [(value: Double, outputExists: Bool)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+}
+
+/// Progress is true and bounded; cancellation stops promptly and leaves nothing.
+@Suite(.serialized) struct ProgressAndCancellationTests {
+    let longMP3: URL
+    let mediumM4A: URL
+
+    init() throws {
+        longMP3 = try SignalFiles.shared("long.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        mediumM4A = try SignalFiles.shared("medium.m4a", seconds: 20, codecArguments: ["-c:a", "aac"])
+    }
+
+    @Test("0...1, non-decreasing, ~1% steps, 1.0 exactly once and only when the file is in place",
+          arguments: [false, true])
+    func progressContract(_ reverse: Bool) async throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.file("out.wav")
+        let log = ProgressLog(output: output)
+        _ = try await AudioConverter.convert(mediumM4A, to: output, options: ConversionOptions(reverse: reverse),
+                                             progress: log.record)
+        let values = log.entries.map(\.value)
+        #expect(values.allSatisfy { (0...1).contains($0) })
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(values.last == 1.0)
+        #expect(values.filter { $0 == 1.0 }.count == 1)
+        #expect(log.entries.last?.outputExists == true)
+        #expect(log.entries.dropLast().allSatisfy { !$0.outputExists })
+        #expect(values.count >= 90 && values.count <= 110, "\(values.count) calls")
+        let largestStep = zip(values, values.dropFirst()).map { $1 - $0 }.max() ?? 1
+        #expect(largestStep < 0.03)
+    }
+
+    @Test("the round trip reports one progress from 0 to 1")
+    func roundTripProgress() async throws {
+        let folder = try TemporaryDirectory()
+        let log = ProgressLog()
+        let report = try await RoundTrip.run(mediumM4A, into: folder.url, progress: log.record)
+        #expect(report.verified)
+        let values = log.entries.map(\.value)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(values.last == 1.0 && values.count >= 50)
+    }
+
+    /// Runs `work` in a task, cancels it once progress passes 5%, and expects CancellationError.
+    static func cancelMidway(_ work: @escaping @Sendable (@escaping ProgressHandler) async throws -> Void) async throws {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let task = Task { try await work { if $0 > 0.05 { continuation.yield() } } }
+        for await _ in started { break }
+        let cancelledAt = Date()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(Date().timeIntervalSince(cancelledAt) < 2, "cancellation is prompt")
+    }
+
+    @Test("cancelling a conversion removes the partial output", arguments: [false, true])
+    func cancelConversion(_ reverse: Bool) async throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.file("out.wav")
+        try await Self.cancelMidway { progress in
+            _ = try await AudioConverter.convert(longMP3, to: output, options: ConversionOptions(reverse: reverse),
+                                                 progress: progress)
+        }
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("cancelling a round trip leaves nothing")
+    func cancelRoundTrip() async throws {
+        let folder = try TemporaryDirectory()
+        try await Self.cancelMidway { progress in
+            _ = try await RoundTrip.run(longMP3, into: folder.url, progress: progress)
+        }
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("cancelling the consumer of a block sequence stops decoding and removes the temporary file")
+    func cancelSequences() async throws {
+        let folder = try TemporaryDirectory()
+        let reversing = Task {
+            var blocks = 0
+            for try await _ in ReversedAudio(url: longMP3, temporaryDirectory: folder.url) { blocks += 1 }
+            return blocks
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        reversing.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await reversing.value }
+        #expect(folder.contents.isEmpty)
+
+        let decoding = Task {
+            var frames = 0
+            for try await block in DecodedAudio(url: longMP3) {
+                frames += block.frameCount
+                if frames > 44_100 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return frames
+        }
+        await #expect(throws: CancellationError.self) { _ = try await decoding.value }
+    }
+
+    @Test("the seed-shaped callback API reports success, failure and cancellation")
+    func seedAPI() async throws {
+        let folder = try TemporaryDirectory()
+        let reverser = AudioReverser()
+        let log = ProgressLog()
+        let success: (Bool, String?) = await withCheckedContinuation { continuation in
+            reverser.reverseAudio(url: mediumM4A, destinationURL: folder.file("REVERSED.wav"),
+                                  progress: { log.record(Double($0)) },
+                                  completion: { continuation.resume(returning: ($0, $1)) })
+        }
+        #expect(success.0 && success.1 == nil)
+        #expect(log.entries.last?.value == 1.0)
+        #expect(try FFmpegOracle.samples(of: folder.file("REVERSED.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
+
+        let failure: (Bool, String?) = await withCheckedContinuation { continuation in
+            reverser.reverseAudio(url: Fixtures.url("bad-text.mp3"), destinationURL: folder.file("bad.wav"),
+                                  progress: { _ in }, completion: { continuation.resume(returning: ($0, $1)) })
+        }
+        #expect(!failure.0 && failure.1?.contains("bad-text.mp3") == true)
+
+        let cancelled: (Bool, String?) = await withCheckedContinuation { continuation in
+            let holder = FlagHolder()
+            holder.flag = reverser.reverseAudio(url: longMP3, destinationURL: folder.file("long.wav"),
+                                                progress: { if $0 > 0.05 { holder.flag?.cancel() } },
+                                                completion: { continuation.resume(returning: ($0, $1)) })
+        }
+        #expect(!cancelled.0 && cancelled.1?.contains("cancelled") == true)
+        #expect(folder.contents == ["REVERSED.wav"])
+    }
+}
+
+/// Lets a progress callback reach the flag returned by the call that started it.
+final class FlagHolder: @unchecked Sendable {
+    // @unchecked: set once before the work can report progress that reads it.
+    var flag: CancellationFlag?
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ReverseAudio
+
+/// The mirrored placement on its own: which blocks a sink receives for a stream of frames.
+@Suite struct ReversePlacementTests {
+    /// Records every block and assembles the output.
+    final class RecordingSink: ReversedFrameSink {
+        var blocks: [(position: Int64, samples: [Int16])] = []
+
+        func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws {
+            blocks.append((frame, Array(samples)))
+        }
+
+        func assembled(channels: Int, totalFrames: Int64) -> [Int16] {
+            var output = [Int16](repeating: -1, count: Int(totalFrames) * channels)
+            for block in blocks {
+                output.replaceSubrange(Int(block.position) * channels..<Int(block.position) * channels + block.samples.count,
+                                       with: block.samples)
+            }
+            return output
+        }
+    }
+
+    /// Frame f, channel c holds f * 10 + c: reversal mistakes and channel swaps both show.
+    static func source(frames: Int, channels: Int) -> [Int16] {
+        (0..<frames).flatMap { frame in (0..<channels).map { Int16(truncatingIfNeeded: frame * 10 + $0) } }
+    }
+
+    static func reversed(_ samples: [Int16], channels: Int) -> [Int16] {
+        stride(from: samples.count - channels, through: 0, by: -channels).flatMap { samples[$0..<$0 + channels] }
+    }
+
+    @Test("blocks tile the reversed stream exactly", arguments: [
+        (frames: 1000, channels: 2, block: 1), (frames: 1000, channels: 2, block: 7), (frames: 1000, channels: 1, block: 1152),
+        (frames: 1152 * 3, channels: 2, block: 1152), (frames: 999, channels: 6, block: 100), (frames: 5, channels: 2, block: 2),
+        (frames: 1, channels: 2, block: 4096), (frames: 10_000, channels: 3, block: 997),
+    ])
+    func tiling(_ shape: (frames: Int, channels: Int, block: Int)) throws {
+        let input = Self.source(frames: shape.frames, channels: shape.channels)
+        for chunk in [1, 13, 1152, shape.frames] {
+            let sink = RecordingSink()
+            // Small batches force many flushes.
+            let placement = ReversePlacement(totalFrames: Int64(shape.frames), blockFrames: shape.block,
+                                             channels: shape.channels, sink: sink, batchBytes: 64)
+            var start = 0
+            while start < shape.frames {
+                let count = min(chunk, shape.frames - start)
+                try input[(start * shape.channels)..<((start + count) * shape.channels)].withUnsafeBufferPointer {
+                    try placement.consume($0, frames: count)
+                }
+                start += count
+            }
+            #expect(placement.isComplete)
+            #expect(sink.assembled(channels: shape.channels, totalFrames: Int64(shape.frames))
+                    == Self.reversed(input, channels: shape.channels))
+            // In output order, blocks are full except the very last one, and none is empty.
+            let ordered = sink.blocks.sorted { $0.position < $1.position }
+            let expectedCount = (shape.frames + shape.block - 1) / shape.block
+            #expect(ordered.count == expectedCount)
+            for (index, block) in ordered.enumerated() {
+                let frames = block.samples.count / shape.channels
+                #expect(block.position == Int64(index * shape.block))
+                #expect(frames > 0)
+                if index < ordered.count - 1 { #expect(frames == shape.block) }
+            }
+        }
+    }
+
+    @Test("a decode longer or shorter than predicted is detected, not written past the start")
+    func mismatch() throws {
+        let input = Self.source(frames: 100, channels: 2)
+        for predicted in [Int64(60), Int64(140), 0] {
+            let sink = RecordingSink()
+            let placement = ReversePlacement(totalFrames: predicted, blockFrames: 16, channels: 2, sink: sink, batchBytes: 64)
+            try input.withUnsafeBufferPointer { try placement.consume($0, frames: 100) }
+            #expect(!placement.isComplete)
+            #expect(placement.sourceFrames == 100)
+            #expect(sink.blocks.allSatisfy { $0.position >= 0 && $0.position < max(predicted, 1) })
+        }
+    }
+}

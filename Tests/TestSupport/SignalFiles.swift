@@ -1,0 +1,45 @@
+import Foundation
+
+/// Longer inputs made at test time with the ffmpeg CLI's real encoders (too big to commit).
+public enum SignalFiles {
+    private static let cache = Cache()
+
+    /// Like ``make(_:seconds:in:codecArguments:)``, but made once per test process and shared,
+    /// in a folder removed when the process ends.
+    public static func shared(_ name: String, seconds: Int, codecArguments: [String] = []) throws -> URL {
+        try cache.file(named: name) { directory in
+            try make(name, seconds: seconds, in: directory, codecArguments: codecArguments)
+        }
+    }
+
+    /// A stereo 44.1 kHz sweep-plus-noise file of `seconds` seconds, encoded by ffmpeg into
+    /// `directory/name` with `codecArguments` (e.g. `["-c:a", "libmp3lame", "-b:a", "128k"]`).
+    public static func make(_ name: String, seconds: Int, in directory: URL, codecArguments: [String] = []) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        let source = "aevalsrc=exprs='0.4*sin(2*PI*(200*t+40*t*t))+0.05*(2*random(0)-1)|0.3*sin(2*PI*(700*t+5*t*t))':c=stereo:s=44100:d=\(seconds)"
+        let result = try ProcessRunner.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + codecArguments + [url.path])
+        guard result.status == 0 else {
+            throw FFmpegOracle.Failure(description: "ffmpeg could not make \(name): \(result.errorText)")
+        }
+        return url
+    }
+}
+
+private final class Cache: @unchecked Sendable {
+    // @unchecked: `files` is only touched under `lock`, which also serialises the encodes.
+    private let lock = NSLock()
+    private var files: [String: URL] = [:]
+    private var directory: TemporaryDirectory?
+
+    func file(named name: String, make: (URL) throws -> URL) throws -> URL {
+        lock.lock()
+        defer { lock.unlock() }
+        if let file = files[name] { return file }
+        let folder = try directory ?? TemporaryDirectory()
+        directory = folder
+        let file = try make(folder.url)
+        files[name] = file
+        return file
+    }
+}
