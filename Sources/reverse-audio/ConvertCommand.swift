@@ -13,34 +13,17 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "The WAV file to write.")
     var output: String
 
-    @Option(help: "Channels to keep: all, first, mix (all mixed to one, as ffmpeg -ac 1) or a channel number from 0.")
-    var channels: ChannelSelection = .all
-
     @Flag(help: "Write the audio reversed.")
     var reverse = false
 
-    @Option(help: "Frames per written block (default: the first decoded buffer's frame count).")
-    var blockFrames: Int?
-
-    @Flag(name: .customShort("y"), help: "Overwrite the output if it exists.")
-    var overwrite = false
-
-    @Option(help: "Progress on standard error: auto, bar, json or none.")
-    var progress: ProgressStyle = .auto
-
-    @Flag(help: "Explain what was done, and show FFmpeg's own warnings.")
-    var verbose = false
-
-    func validate() throws {
-        if let blockFrames, blockFrames < 1 { throw ValidationError("--block-frames must be at least 1") }
-    }
+    @OptionGroup var flags: ConversionFlags
 
     func run() async throws {
-        FFmpegDiagnostics.show(verbose ? .warnings : .quiet)
+        flags.showFFmpegDiagnostics()
         let inputURL = URL(fileURLWithPath: input)
         let outputURL = URL(fileURLWithPath: output)
-        let options = ConversionOptions(channels: channels, reverse: reverse, blockFrames: blockFrames, overwrite: overwrite)
-        let display = ProgressDisplay(style: progress)
+        let options = flags.options(reverse: reverse)
+        let display = ProgressDisplay(style: flags.progress)
         let handler = display.handler(file: input, index: 1, count: 1)
         do {
             let result = try await SignalCancellation.run {
@@ -49,7 +32,7 @@ struct ConvertCommand: AsyncParsableCommand {
             display.clear()
             for warning in result.warnings { ErrorReporting.printWarning(warning, file: input) }
             Console.out(ConversionSummary.line(result, output: output))
-            if verbose { ConversionSummary.details(result).forEach(Console.error) }
+            if flags.verbose { ConversionSummary.details(result).forEach(Console.error) }
         } catch {
             display.clear()
             ErrorReporting.printError(error)

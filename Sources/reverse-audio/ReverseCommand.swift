@@ -20,30 +20,13 @@ struct ReverseCommand: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Folder for the output files (created if missing).")
     var outputDirectory: String = "Reversed"
 
-    @Option(help: "Channels to keep: all, first, mix (as ffmpeg -ac 1) or a channel number from 0.")
-    var channels: ChannelSelection = .all
-
-    @Option(help: "Frames per written block (default: the first decoded buffer's frame count).")
-    var blockFrames: Int?
-
     @Flag(help: "Also write NAME-REVERSED-REVERSED.wav and check it equals the original.")
     var verify = false
 
-    @Flag(name: .customShort("y"), help: "Overwrite existing outputs.")
-    var overwrite = false
-
-    @Option(help: "Progress on standard error: auto, bar, json or none.")
-    var progress: ProgressStyle = .auto
-
-    @Flag(help: "Explain what was done, and show FFmpeg's own warnings.")
-    var verbose = false
-
-    func validate() throws {
-        if let blockFrames, blockFrames < 1 { throw ValidationError("--block-frames must be at least 1") }
-    }
+    @OptionGroup var flags: ConversionFlags
 
     func run() async throws {
-        FFmpegDiagnostics.show(verbose ? .warnings : .quiet)
+        flags.showFFmpegDiagnostics()
         var failures = 0
         let inputs = collectInputs(failures: &failures)
         let attempted = inputs.count + failures
@@ -55,8 +38,8 @@ struct ReverseCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let names = OutputNaming.uniqueNames(for: inputs)
-        let options = ConversionOptions(channels: channels, reverse: true, blockFrames: blockFrames, overwrite: overwrite)
-        let display = ProgressDisplay(style: progress)
+        let options = flags.options(reverse: true)
+        let display = ProgressDisplay(style: flags.progress)
         var table = verify
             ? TextTable("file", "format", "duration", "frames", "block", "verified", "output")
             : TextTable("file", "format", "duration", "frames", "block", "output")
@@ -84,7 +67,7 @@ struct ReverseCommand: AsyncParsableCommand {
                 } else {
                     table.add(label, format, seconds, "\(result.frames)", "\(result.blockFrames)", output)
                 }
-                if verbose { ConversionSummary.details(result).forEach { Console.error("\(label):\($0)") } }
+                if flags.verbose { ConversionSummary.details(result).forEach { Console.error("\(label):\($0)") } }
             } catch is CancellationError {
                 display.clear()
                 ErrorReporting.printError(CancellationError())

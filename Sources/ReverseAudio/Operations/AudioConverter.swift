@@ -46,7 +46,7 @@ public enum AudioConverter {
             result = try reverse(source, to: output, options: options, predicted: predicted,
                                  cancellation: cancellation, progress: reporter)
         } else {
-            result = try forward(source, to: output, options: options, predicted: predicted?.frames,
+            result = try forward(source, to: output, options: options, predicted: predicted,
                                  cancellation: cancellation, progress: reporter)
         }
         reporter.complete()
@@ -54,17 +54,18 @@ public enum AudioConverter {
     }
 
     private static func forward(_ source: AudioSource, to output: URL, options: ConversionOptions,
-                                predicted: Int64?, cancellation: CancellationFlag,
+                                predicted: (frames: Int64, source: FrameCounter.Source)?, cancellation: CancellationFlag,
                                 progress: ProgressReporter) throws -> ConversionResult {
+        let expected = predicted?.frames
         let decoder = try PCMDecoder(source: source, channels: options.channels, isCancelled: cancellation.check)
         var writer: WAVWriter?
         do {
             while try decoder.readChunk({ samples, channels in
                 if writer == nil {
-                    writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: predicted)
+                    writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: expected)
                 }
                 try writer!.append(samples, frames: samples.count / channels)
-                if let predicted, predicted > 0 { progress.update(Double(decoder.framesDecoded) / Double(predicted)) }
+                if let expected, expected > 0 { progress.update(Double(decoder.framesDecoded) / Double(expected)) }
             }) {}
             if writer == nil {
                 writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
@@ -78,64 +79,30 @@ public enum AudioConverter {
             input: source.url, output: output, source: source.info(frames: decoder.framesDecoded),
             format: decoder.format, frames: decoder.framesDecoded,
             blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0, reversed: false,
-            warnings: warnings(decoder, predicted: predicted), lengthSource: predicted == nil ? "decode" : "container",
-            predictedFrames: predicted, decodePasses: 1, temporaryBytes: 0)
+            warnings: warnings(decoder, predicted: expected), lengthSource: predicted?.source.rawValue ?? "decode",
+            predictedFrames: expected, decodePasses: 1, temporaryBytes: 0)
     }
 
     /// Reverses with the predicted length; if the input decodes to another length (its container
     /// lied), decodes it again knowing the true length.
-    private static func reverse(_ firstSource: AudioSource, to output: URL, options: ConversionOptions,
+    private static func reverse(_ source: AudioSource, to output: URL, options: ConversionOptions,
                                 predicted: (frames: Int64, source: FrameCounter.Source)?,
                                 cancellation: CancellationFlag, progress: ProgressReporter) throws -> ConversionResult {
-        var totalFrames = predicted?.frames ?? 0
-        var lengthSource = predicted?.source.rawValue ?? "decode"
-        var source = firstSource
-        // Without a prediction the first pass only counts: give it the first half of the bar.
-        var stage = progress.stage(from: 0, to: predicted == nil ? 0.5 : 1)
-        for pass in 1...2 {
-            let decoder = try PCMDecoder(source: source, channels: options.channels, isCancelled: cancellation.check)
-            var writer: WAVWriter?
-            var placement: ReversePlacement?
-            do {
-                while try decoder.readChunk({ samples, channels in
-                    if placement == nil {
-                        let sink = try makeWriter(for: decoder, at: output, options: options, expectedFrames: totalFrames)
-                        writer = sink
-                        placement = ReversePlacement(
-                            totalFrames: totalFrames, blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 1,
-                            channels: channels, sink: sink)
-                    }
-                    try placement!.consume(samples, frames: samples.count / channels)
-                    if totalFrames > 0 { stage(Double(placement!.sourceFrames) / Double(totalFrames)) }
-                }) {}
-                let decoded = placement?.sourceFrames ?? 0
-                if decoded == totalFrames {
-                    if writer == nil {
-                        writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
-                    }
-                    try writer!.finish()
-                    return ConversionResult(
-                        input: source.url, output: output, source: source.info(frames: decoded),
-                        format: decoder.format, frames: decoded,
-                        blockFrames: placement?.blockFrames ?? options.blockFrames ?? decoder.firstBufferFrameCount ?? 0,
-                        reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: lengthSource,
-                        predictedFrames: predicted?.frames, decodePasses: pass, temporaryBytes: 0)
-                }
-                writer?.cancel()
-                if pass == 2 {
-                    throw ReverseAudioError.decodingFailed(
-                        path: source.url.displayPath, reason: "two decodes gave different lengths (\(totalFrames) and \(decoded) frames)")
-                }
-                totalFrames = decoded
-                lengthSource = "decode"
-                source = try AudioSource(url: source.url, isCancelled: cancellation.check)
-                stage = progress.stage(from: predicted == nil ? 0.5 : 0, to: 1)
-            } catch {
-                writer?.cancel()
-                throw error
-            }
-        }
-        preconditionFailure("the second pass always returns or throws")
+        let reversal = MirroredReversal<WAVWriter>(
+            channels: options.channels, blockFrames: options.blockFrames, isCancelled: cancellation.check,
+            makeSink: { decoder, totalFrames in
+                try makeWriter(for: decoder, at: output, options: options, expectedFrames: totalFrames)
+            },
+            discard: { $0.cancel() })
+        let outcome = try reversal.run(source, predicted: predicted, progress: progress)
+        let decoder = outcome.decoder
+        let writer = try outcome.sink ?? makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
+        try writer.finish()
+        return ConversionResult(
+            input: source.url, output: output, source: source.info(frames: outcome.frames),
+            format: decoder.format, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
+            reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: outcome.lengthSource,
+            predictedFrames: predicted?.frames, decodePasses: outcome.passes, temporaryBytes: 0)
     }
 
     /// The decoder's warnings, or, when it had none, a note that the container misstated the length.

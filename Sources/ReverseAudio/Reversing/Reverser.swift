@@ -80,37 +80,18 @@ public final class Reverser {
     }
 
     private func prepare() throws {
-        let firstSource = try AudioSource(url: url, isCancelled: isCancelled)
-        var totalFrames = FrameCounter.count(of: firstSource, sampleRate: firstSource.parameters.sampleRate,
-                                             isCancelled: isCancelled)?.frames ?? 0
-        var source = firstSource
-        for _ in 1...2 {
-            let decoder = try PCMDecoder(source: source, channels: channels, isCancelled: isCancelled)
-            var placement: ReversePlacement?
-            var file: TemporaryPCMFile?
-            while try decoder.readChunk({ samples, channelCount in
-                if placement == nil {
-                    let sink = try TemporaryPCMFile(in: temporaryDirectory, bytesPerFrame: 2 * channelCount)
-                    file = sink
-                    placement = ReversePlacement(totalFrames: totalFrames,
-                                                 blockFrames: requestedBlockFrames ?? decoder.firstBufferFrameCount ?? 1,
-                                                 channels: channelCount, sink: sink)
-                }
-                try placement!.consume(samples, frames: samples.count / channelCount)
-            }) {}
-            let decoded = placement?.sourceFrames ?? 0
-            if decoded == totalFrames {
-                store = file
-                decodeWarnings = decoder.warnings
-                resolved = (decoder.format, totalFrames,
-                            placement?.blockFrames ?? requestedBlockFrames ?? decoder.firstBufferFrameCount ?? 1)
-                return
-            }
-            // The container misstated the length: decode again, now knowing it.
-            totalFrames = decoded
-            source = try AudioSource(url: url, isCancelled: isCancelled)
-        }
-        throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "two decodes gave different lengths")
+        let source = try AudioSource(url: url, isCancelled: isCancelled)
+        let predicted = FrameCounter.count(of: source, sampleRate: source.parameters.sampleRate, isCancelled: isCancelled)
+        let reversal = MirroredReversal<TemporaryPCMFile>(
+            channels: channels, blockFrames: requestedBlockFrames, isCancelled: isCancelled,
+            makeSink: { [temporaryDirectory] decoder, _ in
+                try TemporaryPCMFile(in: temporaryDirectory, bytesPerFrame: decoder.format.bytesPerFrame)
+            },
+            discard: { _ in })  // a temporary file deletes itself when released
+        let outcome = try reversal.run(source, predicted: predicted, progress: nil)
+        store = outcome.sink
+        decodeWarnings = outcome.decoder.warnings
+        resolved = (outcome.decoder.format, outcome.frames, outcome.blockFrames ?? 1)
     }
 }
 
