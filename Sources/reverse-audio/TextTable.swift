@@ -11,6 +11,10 @@ struct TextTable {
         rows.append(cells)
     }
 
+    mutating func add(_ cells: [String]) {
+        rows.append(cells)
+    }
+
     func render() -> String {
         let all = [headers] + rows
         let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
