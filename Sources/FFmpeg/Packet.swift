@@ -17,6 +17,12 @@ public final class Packet {
     /// Drops the payload so the packet can be reused.
     public func unreference() { av_packet_unref(pointer) }
 
+    /// Makes this packet refer to `other`'s payload and properties (no copy of the data).
+    public func reference(_ other: Packet) throws(FFmpegError) {
+        av_packet_unref(pointer)
+        try FFmpegError.check(av_packet_ref(pointer, other.pointer), "keeping a packet")
+    }
+
     public var streamIndex: Int { Int(pointer.pointee.stream_index) }
     /// Duration in the stream's time base; 0 when the demuxer does not know it.
     public var duration: Int64 { pointer.pointee.duration }

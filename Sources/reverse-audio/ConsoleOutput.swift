@@ -27,6 +27,7 @@ enum Console {
     private static func write(_ text: String, to handle: FileHandle) {
         lock.lock()
         defer { lock.unlock() }
-        handle.write(Data(text.utf8))
+        // A reader that went away (`| head -1`) must not stop the work: drop the text.
+        try? handle.write(contentsOf: Data(text.utf8))
     }
 }

@@ -29,7 +29,8 @@ struct ListCommand: AsyncParsableCommand {
                           "\(info.channels) (\(info.channelLayout ?? "unspecified"))")
             } catch {
                 failed = true
-                table.add(file.lastPathComponent, "unreadable: \(ErrorReporting.describe(error))", "", "", "")
+                ErrorReporting.printError(error)
+                table.add(file.lastPathComponent, "unreadable (see the error above)")
             }
         }
         Console.out(files.isEmpty ? "no audio files (\(SupportedAudioFiles.extensions.joined(separator: " "))) in \(folder)" : table.render())

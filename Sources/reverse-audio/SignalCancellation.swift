@@ -10,8 +10,10 @@ import Darwin
 /// partial output before the process exits.
 enum SignalCancellation {
     static func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        // A write past `ulimit -f` must fail with EFBIG and be reported, not kill the process.
+        // A write past `ulimit -f` must fail with EFBIG and be reported, and a closed pipe on
+        // standard error must fail the write, not kill the process and strand a partial file.
         signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
         let task = Task { try await work() }
         let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)

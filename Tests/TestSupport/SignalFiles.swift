@@ -2,13 +2,17 @@ import Foundation
 
 /// Longer inputs made at test time with the ffmpeg CLI's real encoders (too big to commit).
 public enum SignalFiles {
+    /// Where ``shared(_:seconds:codecArguments:)`` keeps its files; removed when the process exits.
+    private static let sharedDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("reverse-audio-test-signals-\(getpid())")
     private static let cache = Cache()
 
-    /// Like ``make(_:seconds:in:codecArguments:)``, but made once per test process and shared,
-    /// in a folder removed when the process ends.
+    /// Like ``make(_:seconds:in:codecArguments:)``, but made once per test process and shared.
     public static func shared(_ name: String, seconds: Int, codecArguments: [String] = []) throws -> URL {
-        try cache.file(named: name) { directory in
-            try make(name, seconds: seconds, in: directory, codecArguments: codecArguments)
+        try cache.file(named: name) {
+            try FileManager.default.createDirectory(at: sharedDirectory, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: SignalFiles.sharedDirectory) }
+            return try make(name, seconds: seconds, in: sharedDirectory, codecArguments: codecArguments)
         }
     }
 
@@ -30,15 +34,12 @@ private final class Cache: @unchecked Sendable {
     // @unchecked: `files` is only touched under `lock`, which also serialises the encodes.
     private let lock = NSLock()
     private var files: [String: URL] = [:]
-    private var directory: TemporaryDirectory?
 
-    func file(named name: String, make: (URL) throws -> URL) throws -> URL {
+    func file(named name: String, make: () throws -> URL) throws -> URL {
         lock.lock()
         defer { lock.unlock() }
         if let file = files[name] { return file }
-        let folder = try directory ?? TemporaryDirectory()
-        directory = folder
-        let file = try make(folder.url)
+        let file = try make()
         files[name] = file
         return file
     }

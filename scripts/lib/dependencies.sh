@@ -1,7 +1,7 @@
 # Installs what ReverseAudio needs, and nothing that is already there. Sourced by scripts/*.
 #   ensure_dependencies build    FFmpeg's -dev libraries and pkg-config
 #   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle)
-#   ensure_dependencies bench    + ffmpeg, sox (with MP3 support) and GNU time
+#   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time and valgrind (callgrind)
 #   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
 
 ensure_dependencies() {
@@ -22,7 +22,7 @@ ensure_debian() {
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
     case "$purpose" in
         test) packages+=(ffmpeg) ;;
-        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time) ;;
+        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
     esac
     if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

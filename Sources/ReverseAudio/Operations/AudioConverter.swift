@@ -35,12 +35,12 @@ public enum AudioConverter {
         if let blockFrames = options.blockFrames, blockFrames <= 0 {
             throw ReverseAudioError.invalidOption("block size must be at least 1 frame, not \(blockFrames)")
         }
+        try AudioSource.checkReadableFile(at: input)
         // Fail on an unusable output before spending time decoding.
         _ = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
-        let source = try AudioSource(url: input, isCancelled: cancellation.check)
-        let predicted = FrameCounter.count(of: source, sampleRate: source.parameters.sampleRate,
-                                           isCancelled: cancellation.check)
+        let predicted = FrameCounter.count(url: input, isCancelled: cancellation.check)
         if cancellation.isCancelled { throw CancellationError() }
+        let source = try AudioSource(url: input, isCancelled: cancellation.check)
         let result: ConversionResult
         if options.reverse {
             result = try reverse(source, to: output, options: options, predicted: predicted,

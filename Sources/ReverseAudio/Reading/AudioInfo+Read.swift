@@ -4,9 +4,9 @@ extension AudioInfo {
     /// Probes `url`: container, codec and PCM shape, and the exact frame count when it can be
     /// known without decoding (from the container for PCM/FLAC/ALAC, from the packets otherwise).
     public static func read(from url: URL) throws -> AudioInfo {
-        let source = try AudioSource(url: url)
-        let counted = FrameCounter.count(of: source, sampleRate: source.parameters.sampleRate)
-        return source.info(frames: counted?.frames)
+        try AudioSource.checkReadableFile(at: url)
+        let counted = FrameCounter.count(url: url)
+        return try AudioSource(url: url).info(frames: counted?.frames)
     }
 }
 

@@ -80,8 +80,8 @@ public final class Reverser {
     }
 
     private func prepare() throws {
+        let predicted = FrameCounter.count(url: url, isCancelled: isCancelled)
         let source = try AudioSource(url: url, isCancelled: isCancelled)
-        let predicted = FrameCounter.count(of: source, sampleRate: source.parameters.sampleRate, isCancelled: isCancelled)
         let reversal = MirroredReversal<TemporaryPCMFile>(
             channels: channels, blockFrames: requestedBlockFrames, isCancelled: isCancelled,
             makeSink: { [temporaryDirectory] decoder, _ in

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A conversion stopped from outside (Ctrl-C, a closed pipe) leaves nothing in the output folder.
+@Suite struct InterruptTests {
+    /// `convert LONG.mp3 DIRECTORY/out.wav --progress json`, running, its first progress line seen.
+    struct RunningConversion {
+        let process = Process()
+        /// True when a progress line arrived, so the conversion (and its signal handling) started.
+        let sawProgress: Bool
+        private let drained = DispatchSemaphore(value: 0)
+
+        /// - Parameter closeStandardError: stop reading standard error after the first line and
+        ///   close its pipe, as `| head -1` would.
+        init(into directory: TemporaryDirectory, reverse: Bool, closeStandardError: Bool = false) throws {
+            process.executableURL = BuiltProducts.reverseAudio
+            process.arguments = CLI.convertArguments(try LongInputs.mp3FourMinutes().path, directory.file("out.wav").path,
+                                                     reverse: reverse, ["--progress", "json"])
+            let standardError = Pipe()
+            process.standardError = standardError
+            process.standardOutput = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            let started = DispatchSemaphore(value: 0)
+            let reader = standardError.fileHandleForReading
+            let drained = drained
+            DispatchQueue.global().async {
+                var signalled = false
+                while case let data = reader.availableData, !data.isEmpty {
+                    if !signalled, data.contains(UInt8(ascii: "\n")) {
+                        signalled = true
+                        started.signal()
+                        if closeStandardError { break }
+                    }
+                }
+                try? reader.close()
+                drained.signal()
+            }
+            try process.run()
+            sawProgress = started.wait(timeout: .now() + 5) == .success
+        }
+
+        func waitUntilExit() {
+            process.waitUntilExit()
+            drained.wait()
+        }
+    }
+
+    @Test("SIGINT mid-conversion exits 130 and leaves no output", arguments: [false, true])
+    func sigint(_ reverse: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let conversion = try RunningConversion(into: directory, reverse: reverse)
+        conversion.process.interrupt()
+        conversion.waitUntilExit()
+        #expect(conversion.sawProgress, "no progress line before the interrupt")
+        #expect(conversion.process.terminationReason == .exit)
+        #expect(conversion.process.terminationStatus == 130)
+        #expect(directory.contents.isEmpty, "no output and no partial file")
+    }
+
+    @Test("a closed standard error pipe leaves no partial file", arguments: [false, true])
+    func closedPipe(_ reverse: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let conversion = try RunningConversion(into: directory, reverse: reverse, closeStandardError: true)
+        conversion.waitUntilExit()
+        #expect(conversion.sawProgress)
+        #expect(!directory.contents.contains { $0.hasSuffix(".partial") },
+                "left behind: \(directory.contents); exit \(conversion.process.terminationStatus), \(conversion.process.terminationReason)")
+    }
+}
