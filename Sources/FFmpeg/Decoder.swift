@@ -23,6 +23,9 @@ public final class Decoder {
             // As the ffmpeg CLI does: timestamps in the stream's time base let libavcodec apply
             // the container's gapless trimming (skip samples, discard padding) exactly.
             allocated.pointee.pkt_timebase = stream.pointee.time_base
+            // Also as the CLI does ("threads auto"): codecs with frame threads (FLAC) decode on
+            // every core. The output is the same; only the work is spread.
+            allocated.pointee.thread_count = 0
             result = avcodec_open2(allocated, codec, nil)
         }
         if result < 0 {

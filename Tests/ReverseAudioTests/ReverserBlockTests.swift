@@ -60,3 +60,38 @@ import TestSupport
         #expect(throws: ReverseAudioError.self) { try Reverser(url: Fixtures.url("edge-one-frame.wav"), blockFrames: 0) }
     }
 }
+
+/// The block stream written by the WAV writer: the composable (not the fastest) way to reverse.
+@Suite struct BlockWritingTests {
+    @Test("reversed blocks written through WAVWriter equal areverse, with the progress contract")
+    func writeReversedBlocks() async throws {
+        let input = Fixtures.url("flac-s16-2ch-44100.flac")
+        let folder = try TemporaryDirectory()
+        let output = folder.file("reversed.wav")
+        let log = ProgressLog(output: output)
+        let info = try AudioInfo.read(from: input)
+        let frames = try await WAVWriter.write(ReversedAudio(url: input, blockFrames: 100, temporaryDirectory: folder.url),
+                                               to: output, totalFrames: info.frames, progress: log.record)
+        #expect(frames == info.frames)
+        #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
+        let values = log.entries.map(\.value)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 } && values.last == 1.0)
+        #expect(log.entries.last?.outputExists == true && log.entries.dropLast().allSatisfy { !$0.outputExists })
+        #expect(folder.contents == ["reversed.wav"])
+    }
+
+    @Test("an empty sequence needs a format; a failing sequence leaves no file")
+    func failures() async throws {
+        let folder = try TemporaryDirectory()
+        await #expect(throws: ReverseAudioError.self) {
+            try await WAVWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("a.wav"))
+        }
+        let empty = try await WAVWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("b.wav"),
+                                              format: PCMFormat(sampleRate: 44100, channelCount: 2))
+        #expect(empty == 0)
+        await #expect(throws: ReverseAudioError.self) {
+            try await WAVWriter.write(DecodedAudio(url: Fixtures.url("bad-text.mp3")), to: folder.file("c.wav"))
+        }
+        #expect(folder.contents == ["b.wav"])
+    }
+}

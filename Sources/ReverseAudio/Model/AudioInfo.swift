@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a file is: container, codec and PCM shape, as `ffprobe` would report them, plus the
-/// exact number of frames a decode produces when that is known without decoding.
+/// number of frames a decode produces, known without decoding.
 public struct AudioInfo: Sendable, Equatable, Codable {
     /// The file as it was named.
     public let path: String
@@ -23,7 +23,10 @@ public struct AudioInfo: Sendable, Equatable, Codable {
     public let bitsPerSample: Int?
     /// The container's duration in seconds.
     public let durationSeconds: Double?
-    /// Sample frames a decode produces, exactly; nil when unknown without decoding.
+    /// Sample frames a decode produces, known without decoding: stated by the container for PCM
+    /// and FLAC, counted from the packets otherwise; nil when neither tells. Exact for intact
+    /// files; a damaged file or a container that misstates its length decodes to another count
+    /// (a conversion then warns and uses the decoded length).
     public let frames: Int64?
     /// Total bit rate in bits per second.
     public let bitRate: Int?

@@ -1,8 +1,9 @@
 import Foundation
 
 extension AudioInfo {
-    /// Probes `url`: container, codec and PCM shape, and the exact frame count when it can be
-    /// known without decoding (from the container for PCM/FLAC/ALAC, from the packets otherwise).
+    /// Probes `url`: container, codec and PCM shape, and the frame count a decode gives when it
+    /// can be known without decoding (from the container for PCM and FLAC, from the packets
+    /// otherwise).
     public static func read(from url: URL) throws -> AudioInfo {
         try AudioSource.checkReadableFile(at: url)
         let counted = FrameCounter.count(url: url)
