@@ -39,10 +39,19 @@ public final class Resampler {
     /// The output's channel layout; known after the first conversion.
     public var outputChannelLayout: ChannelLayout? { outputLayout }
 
-    /// Converts `frame`; the returned samples stay valid until the next call.
+    /// Converts `frame`; the returned samples stay valid until the next call, and until `frame`
+    /// is reused (samples already in the output format are handed back in place).
     public func convert(_ frame: Frame) throws(FFmpegError) -> UnsafeBufferPointer<Int16> {
         var pending = UnsafeBufferPointer<Int16>(start: nil, count: 0)
         let format = frame.audioFormat
+        if outputLayout == nil { chooseOutput(for: format) }
+        // Interleaved s16 in the output layout already is the output: swresample would only copy.
+        if context == nil, format.sampleFormat == AV_SAMPLE_FMT_S16, format.sampleRate == outputRate,
+           format.channelLayout.resolvedForMixing().isSame(as: outputLayout!),
+           let data = frame.pointer.pointee.extended_data[0] {
+            let samples = UnsafeRawPointer(data).assumingMemoryBound(to: Int16.self)
+            return UnsafeBufferPointer(start: samples, count: frame.sampleCount * outputChannelCount)
+        }
         if let current = inputFormat, !current.isSame(as: format) {
             // Keep what the old configuration still holds (only a rate conversion holds any).
             pending = try drain(appendingTo: 0)
@@ -64,14 +73,16 @@ public final class Resampler {
         try run(input: nil, count: 0, after: offset)
     }
 
-    private func configure(for format: AudioFormat) throws(FFmpegError) {
-        if outputLayout == nil {
-            switch channels {
-            case .unchanged: outputLayout = format.channelLayout.resolvedForMixing()
-            case .mixedToMono: outputLayout = ChannelLayout.mono()
-            }
-            outputRate = format.sampleRate
+    /// The first frame fixes the output's rate and layout.
+    private func chooseOutput(for format: AudioFormat) {
+        switch channels {
+        case .unchanged: outputLayout = format.channelLayout.resolvedForMixing()
+        case .mixedToMono: outputLayout = ChannelLayout.mono()
         }
+        outputRate = format.sampleRate
+    }
+
+    private func configure(for format: AudioFormat) throws(FFmpegError) {
         swr_free(&context)
         var inputLayout = format.channelLayout.resolvedForMixing().layout
         var target = outputLayout!.layout
