@@ -33,6 +33,8 @@ public final class PCMDecoder {
     private var skippedPackets = 0
     private var firstSkipReason: String?
     private var readFailure: String?
+    /// The decoder refused `packet` until its output is taken: offer it again before reading on.
+    private var packetWaiting = false
 
     private enum State {
         case reading, draining, flushingResampler, finished
@@ -85,8 +87,8 @@ public final class PCMDecoder {
 
     /// The layout a WAV of this decoder's output declares.
     var outputChannelLayout: ChannelLayout {
-        if channels == .all, let layout = resampler.outputChannelLayout { return layout }
-        return channels == .all ? ChannelLayout(defaultFor: source.parameters.channelCount) : ChannelLayout.mono()
+        guard channels == .all else { return ChannelLayout.mono() }
+        return resampler.outputChannelLayout ?? ChannelLayout(defaultFor: source.parameters.channelCount)
     }
 
     /// The seed's block size: the frame count of the first decoded buffer, counted before
@@ -126,10 +128,10 @@ public final class PCMDecoder {
     public func read() throws -> SampleBuffer? {
         var block: SampleBuffer?
         let position = framesDecoded
-        let rate = format.sampleRate
-        _ = try readChunk { samples, channelCount in
+        _ = try readChunk { [resampler] samples, channelCount in
+            // The rate is known once a frame has been converted: no need to rebuild `format`.
             block = SampleBuffer(samples: Array(samples), channelCount: channelCount,
-                                 sampleRate: rate, position: position)
+                                 sampleRate: resampler.outputSampleRate, position: position)
         }
         return block
     }
@@ -185,6 +187,10 @@ public final class PCMDecoder {
     private func feed() throws {
         if isCancelled() { throw CancellationError() }
         let decoder = source.decoder
+        if packetWaiting {
+            packetWaiting = try decoder.send(packet) == .outputPending
+            return
+        }
         while true {
             let hasPacket: Bool
             do {
@@ -202,7 +208,7 @@ public final class PCMDecoder {
             }
             guard packet.streamIndex == source.streamIndex else { continue }
             do {
-                _ = try decoder.send(packet)
+                packetWaiting = try decoder.send(packet) == .outputPending
                 return
             } catch {
                 noteSkipped(error)
