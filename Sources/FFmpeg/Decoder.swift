@@ -15,7 +15,7 @@ public final class Decoder {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: ra_averror_decoder_not_found(), operation: "finding a decoder", path: path)
         }
-        guard var allocated = avcodec_alloc_context3(codec) else {
+        guard let allocated = avcodec_alloc_context3(codec) else {
             throw .outOfMemory("allocating a decoder", path: demuxer.path)
         }
         var result = avcodec_parameters_to_context(allocated, parameters)

@@ -6,8 +6,12 @@ import CFFmpeg
 public final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
-    /// Keeps the cancellation check alive for as long as FFmpeg may call it.
-    private let interrupt: InterruptCheck?
+    /// Polled by FFmpeg during I/O: cancellation and the read budget.
+    private let interrupt: InterruptCheck
+
+    /// Bytes read without a packet coming out (or while opening) before the input is taken for
+    /// junk. Real files need far less: a probe reads at most a few MiB, and a packet is small.
+    public static let readLimit: Int64 = 64 << 20
 
     /// Opens and probes `path`.
     /// - Parameter isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
@@ -16,26 +20,44 @@ public final class Demuxer {
         guard let allocated = avformat_alloc_context() else {
             throw .outOfMemory("allocating a demuxer", path: path)
         }
-        interrupt = isCancelled.map(InterruptCheck.init)
-        if let interrupt {
-            allocated.pointee.interrupt_callback = interrupt.callback
-        }
+        let interrupt = InterruptCheck(isCancelled: isCancelled, readLimit: Demuxer.readLimit)
+        self.interrupt = interrupt
+        allocated.pointee.interrupt_callback = interrupt.callback
+        interrupt.context = allocated
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
         // avformat_open_input frees the context itself when it fails.
-        try FFmpegError.check(avformat_open_input(&opened, path, nil, nil), "opening the file", path: path)
+        let openResult = avformat_open_input(&opened, path, nil, nil)
+        if openResult < 0 {
+            interrupt.context = nil
+            throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)
+        }
+        interrupt.context = opened
         let probed = avformat_find_stream_info(opened, nil)
         if probed < 0 {
+            interrupt.context = nil
             avformat_close_input(&opened)
-            throw FFmpegError(code: probed, operation: "reading the stream parameters", path: path)
+            throw Demuxer.error(probed, "reading the stream parameters", path: path, interrupt: interrupt)
         }
+        interrupt.resetBudget()
         // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
         context = opened!
+    }
+
+    /// The error for a failed call, telling an input that was junk from a cancellation.
+    private static func error(_ code: Int32, _ operation: String, path: String, interrupt: InterruptCheck) -> FFmpegError {
+        guard interrupt.exceededReadLimit else { return FFmpegError(code: code, operation: operation, path: path) }
+        return FFmpegError(code: ra_averror_invaliddata(), operation: operation, path: path,
+                           message: "no audio or video found in \(readLimit >> 20) MiB of data")
     }
 
     deinit {
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&owned)
     }
+
+    /// True when probing stopped at ``readLimit`` bytes without finding a packet: the input is junk
+    /// that merely resembles a format.
+    public var stoppedAtReadLimit: Bool { interrupt.exceededReadLimit }
 
     /// FFmpeg's short name of the container format ("wav", "mov,mp4,m4a,3gp,3g2,mj2").
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
@@ -86,7 +108,8 @@ public final class Demuxer {
         packet.unreference()
         let result = av_read_frame(context, packet.pointer)
         if result == ra_averror_eof() { return false }
-        try FFmpegError.check(result, "reading a packet", path: path)
+        if result < 0 { throw Demuxer.error(result, "reading a packet", path: path, interrupt: interrupt) }
+        interrupt.resetBudget()
         return true
     }
 

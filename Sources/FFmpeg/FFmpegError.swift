@@ -12,11 +12,12 @@ public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     /// FFmpeg's own text for `code`, from `av_strerror`.
     public let message: String
 
-    public init(code: Int32, operation: String, path: String? = nil) {
+    /// - Parameter message: our own explanation, where FFmpeg's text for `code` would mislead.
+    public init(code: Int32, operation: String, path: String? = nil, message: String? = nil) {
         self.code = code
         self.operation = operation
         self.path = path
-        self.message = FFmpegError.text(for: code)
+        self.message = message ?? FFmpegError.text(for: code)
     }
 
     public var description: String {

@@ -106,7 +106,7 @@ public final class Muxer {
     /// Writes the trailer (the muxer patches the header's sizes) and closes the file, reporting
     /// any error the buffered writes met (a full disk, a file size limit).
     public func finish(atByte endOffset: Int64? = nil) throws(FFmpegError) {
-        if let endOffset { try seek(toByte: endOffset) }
+        if let endOffset, endOffset != bytePosition { try seek(toByte: endOffset) }
         try FFmpegError.check(av_write_trailer(context), "finishing the file", path: path)
         try close()
     }

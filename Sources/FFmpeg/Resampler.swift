@@ -23,6 +23,9 @@ public final class Resampler {
     private var output: UnsafeMutablePointer<Int16>?
     private var outputCapacity = 0  // in samples (frames × channels)
 
+    /// The most channels swresample converts (`SWR_CH_MAX`); more pass only when no conversion is needed.
+    public static let maximumChannelCount = 64
+
     public init(channels: Channels) {
         self.channels = channels
     }
@@ -89,7 +92,7 @@ public final class Resampler {
         try FFmpegError.check(
             swr_alloc_set_opts2(&context, &target, AV_SAMPLE_FMT_S16, outputRate,
                                 &inputLayout, format.sampleFormat, format.sampleRate, 0, nil),
-            "configuring the sample converter")
+            "configuring the sample converter for \(format.channelLayout.channelCount) channels of \(AudioFormat.name(of: format.sampleFormat) ?? "?")")
         try FFmpegError.check(swr_init(context), "starting the sample converter")
         inputFormat = format
     }

@@ -24,6 +24,15 @@ enum Console {
 
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// True when `path` is where standard output goes (`/dev/stdout`, or the file or pipe it
+    /// is redirected to): reports must then go to standard error, not into the audio.
+    static func isStandardOutput(_ path: String) -> Bool {
+        var output = stat()
+        var named = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, stat(path, &named) == 0 else { return false }
+        return output.st_dev == named.st_dev && output.st_ino == named.st_ino
+    }
+
     private static func write(_ text: String, to handle: FileHandle) {
         lock.lock()
         defer { lock.unlock() }

@@ -31,7 +31,8 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             display.clear()
             for warning in result.warnings { ErrorReporting.printWarning(warning, file: input) }
-            Console.out(ConversionSummary.line(result, output: output))
+            let summary = ConversionSummary.line(result, output: output)
+            if Console.isStandardOutput(output) { Console.error(summary) } else { Console.out(summary) }
             if flags.verbose { ConversionSummary.details(result).forEach(Console.error) }
         } catch {
             display.clear()

@@ -18,9 +18,11 @@ enum ErrorReporting {
         Console.error("reverse-audio: warning: \(file): \(warning)")
     }
 
-    /// The exit code for a run that ended with `error`: 130 for an interrupt, 1 otherwise.
+    /// The exit code for a run that ended with `error`: 128 + the signal's number when a signal
+    /// stopped it (130 for Ctrl-C, 143 for SIGTERM, 129 for a closed terminal), 1 otherwise.
     static func exitCode(for error: any Error) -> ExitCode {
-        error is CancellationError ? ExitCode(130) : .failure
+        guard error is CancellationError else { return .failure }
+        return ExitCode(128 + (SignalCancellation.receivedSignal ?? SIGINT))
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReverseAudio
 
 @main
@@ -14,4 +15,13 @@ struct ReverseAudioCommand: AsyncParsableCommand {
         version: ReverseAudioVersion.string,
         subcommands: [ReverseCommand.self, ConvertCommand.self, InfoCommand.self, ListCommand.self]
     )
+
+    /// Refuses file names that look like flags before the parser sees them (see ``FlagLookalikes``).
+    static func main() async {
+        if let name = FlagLookalikes.firstFileName(in: Array(CommandLine.arguments.dropFirst())) {
+            Console.error("reverse-audio: error: \(FlagLookalikes.message(for: name))")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(nil)
+    }
 }

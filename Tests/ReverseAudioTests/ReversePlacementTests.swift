@@ -41,8 +41,8 @@ import Testing
         for chunk in [1, 13, 1152, shape.frames] {
             let sink = RecordingSink()
             // Small batches force many flushes.
-            let placement = ReversePlacement(totalFrames: Int64(shape.frames), blockFrames: shape.block,
-                                             channels: shape.channels, sink: sink, batchBytes: 64)
+            let placement = try ReversePlacement(totalFrames: Int64(shape.frames), blockFrames: shape.block,
+                                                 channels: shape.channels, sink: sink, path: "x", batchBytes: 64)
             var start = 0
             while start < shape.frames {
                 let count = min(chunk, shape.frames - start)
@@ -56,13 +56,14 @@ import Testing
                     == Self.reversed(input, channels: shape.channels))
             // In output order, blocks are full except the very last one, and none is empty.
             let ordered = sink.blocks.sorted { $0.position < $1.position }
-            let expectedCount = (shape.frames + shape.block - 1) / shape.block
+            let blockSize = min(shape.block, shape.frames)  // a block longer than the stream is the stream
+            let expectedCount = (shape.frames + blockSize - 1) / blockSize
             #expect(ordered.count == expectedCount)
             for (index, block) in ordered.enumerated() {
                 let frames = block.samples.count / shape.channels
-                #expect(block.position == Int64(index * shape.block))
+                #expect(block.position == Int64(index * blockSize))
                 #expect(frames > 0)
-                if index < ordered.count - 1 { #expect(frames == shape.block) }
+                if index < ordered.count - 1 { #expect(frames == blockSize) }
             }
         }
     }
@@ -72,11 +73,27 @@ import Testing
         let input = Self.source(frames: 100, channels: 2)
         for predicted in [Int64(60), Int64(140), 0] {
             let sink = RecordingSink()
-            let placement = ReversePlacement(totalFrames: predicted, blockFrames: 16, channels: 2, sink: sink, batchBytes: 64)
+            let placement = try ReversePlacement(totalFrames: predicted, blockFrames: 16, channels: 2, sink: sink,
+                                                 path: "x", batchBytes: 64)
             try input.withUnsafeBufferPointer { try placement.consume($0, frames: 100) }
             #expect(!placement.isComplete)
             #expect(placement.sourceFrames == 100)
             #expect(sink.blocks.allSatisfy { $0.position >= 0 && $0.position < max(predicted, 1) })
+        }
+    }
+
+    @Test("a block size past the stream's length is clamped; one that cannot fit in memory is an error, not a trap",
+          arguments: [Int.max, 99_999_999_999, 1 << 40])
+    func hugeBlocks(_ blockFrames: Int) throws {
+        let sink = RecordingSink()
+        let placement = try ReversePlacement(totalFrames: 100, blockFrames: blockFrames, channels: 2, sink: sink, path: "x")
+        #expect(placement.blockFrames == 100)
+        let long = Int64(ReversePlacement.maximumBlockBytes)  // frames: a block of all of them is 4x the limit
+        #expect(throws: ReverseAudioError.self) {
+            try ReversePlacement(totalFrames: long, blockFrames: blockFrames, channels: 2, sink: sink, path: "x")
+        }
+        #expect(throws: ReverseAudioError.self) {
+            try ReversePlacement(totalFrames: long, blockFrames: 0, channels: 2, sink: sink, path: "x")
         }
     }
 }

@@ -21,7 +21,7 @@ ensure_debian() {
     local purpose=$1
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
     case "$purpose" in
-        test) packages+=(ffmpeg) ;;
+        test) packages+=(ffmpeg sox time) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
     esac

@@ -37,14 +37,17 @@ public enum AudioConverter {
         }
         try AudioSource.checkReadableFile(at: input)
         // Fail on an unusable output before spending time decoding.
-        _ = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
+        let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
         let predicted = FrameCounter.count(url: input, isCancelled: cancellation.check)
         if cancellation.isCancelled { throw CancellationError() }
         let source = try AudioSource(url: input, isCancelled: cancellation.check)
         let result: ConversionResult
-        if options.reverse {
+        if options.reverse && destination.isSeekable {
             result = try reverse(source, to: output, options: options, predicted: predicted,
                                  cancellation: cancellation, progress: reporter)
+        } else if options.reverse {
+            result = try reverseThroughTemporaryFile(source, to: output, options: options, predicted: predicted,
+                                                     cancellation: cancellation, progress: reporter)
         } else {
             result = try forward(source, to: output, options: options, predicted: predicted,
                                  cancellation: cancellation, progress: reporter)
@@ -94,7 +97,7 @@ public enum AudioConverter {
                 try makeWriter(for: decoder, at: output, options: options, expectedFrames: totalFrames)
             },
             discard: { $0.cancel() })
-        let outcome = try reversal.run(source, predicted: predicted, progress: progress)
+        let outcome = try reversal.run(source, predicted: predicted, progress: progress.update)
         let decoder = outcome.decoder
         let writer = try outcome.sink ?? makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
         try writer.finish()
@@ -103,6 +106,47 @@ public enum AudioConverter {
             format: decoder.format, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
             reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: outcome.lengthSource,
             predictedFrames: predicted?.frames, decodePasses: outcome.passes, temporaryBytes: 0)
+    }
+
+    /// Reverses for an output that cannot be written out of order (a pipe, a device): the
+    /// reversed frames are placed in a temporary file first, then written out forwards.
+    private static func reverseThroughTemporaryFile(
+        _ source: AudioSource, to output: URL, options: ConversionOptions,
+        predicted: (frames: Int64, source: FrameCounter.Source)?,
+        cancellation: CancellationFlag, progress: ProgressReporter
+    ) throws -> ConversionResult {
+        let reversal = MirroredReversal<TemporaryPCMFile>(
+            channels: options.channels, blockFrames: options.blockFrames, isCancelled: cancellation.check,
+            makeSink: { decoder, _ in
+                try TemporaryPCMFile(in: FileManager.default.temporaryDirectory, bytesPerFrame: decoder.format.bytesPerFrame)
+            },
+            discard: { _ in })
+        let outcome = try reversal.run(source, predicted: predicted, progress: progress.stage(from: 0, to: 0.8))
+        let decoder = outcome.decoder
+        let writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: outcome.frames)
+        let copying = progress.stage(from: 0.8, to: 1)
+        var frame: Int64 = 0
+        do {
+            while let store = outcome.sink, frame < outcome.frames {
+                if cancellation.isCancelled { throw CancellationError() }
+                let count = Int(min(1 << 16, outcome.frames - frame))
+                try store.read(frames: count, at: frame).withUnsafeBufferPointer { samples in
+                    try writer.append(samples, frames: count)
+                }
+                frame += Int64(count)
+                copying(Double(frame) / Double(outcome.frames))
+            }
+            try writer.finish()
+        } catch {
+            writer.cancel()
+            throw error
+        }
+        return ConversionResult(
+            input: source.url, output: output, source: source.info(frames: outcome.frames),
+            format: decoder.format, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
+            reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: outcome.lengthSource,
+            predictedFrames: predicted?.frames, decodePasses: outcome.passes,
+            temporaryBytes: outcome.sink?.size ?? 0)
     }
 
     /// The decoder's warnings, or, when it had none, a note that the container misstated the length.

@@ -29,6 +29,10 @@ final class AudioSource {
                 throw ReverseAudioError.noAudioStream(path: path, streams: AudioSource.describe(kinds))
             }
             let stream = demuxer.audioStream(at: audio)
+            if demuxer.stoppedAtReadLimit {
+                throw ReverseAudioError.notMedia(
+                    path: path, reason: "no \(stream.codecName) frame found in the first \(Demuxer.readLimit >> 20) MiB")
+            }
             if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: stream.codecName) }
             // FFmpeg passes over audio streams whose rate or channel count it could not read.
             throw ReverseAudioError.notMedia(
@@ -59,16 +63,27 @@ final class AudioSource {
     /// reports them as generic "Invalid data".
     static func checkReadableFile(at url: URL) throws {
         let path = url.displayPath
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ReverseAudioError.fileNotFound(path: path)
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw ReverseAudioError.fileNotFound(path: path) }
+            throw ReverseAudioError.unreadable(path: path, reason: String(cString: strerror(errno)))
         }
-        if isDirectory.boolValue { throw ReverseAudioError.isDirectory(path: path) }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
+            throw ReverseAudioError.isDirectory(path: path)
+        case S_IFIFO:
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the audio to a file first")
+        case S_IFCHR, S_IFBLK:
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a device, not an audio file")
+        default:
+            throw ReverseAudioError.unreadable(path: path, reason: "it is not a regular file")
+        }
+        guard access(url.path, R_OK) == 0 else {
             throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-        if size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+        if status.st_size == 0 { throw ReverseAudioError.emptyFile(path: path) }
     }
 
     private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {

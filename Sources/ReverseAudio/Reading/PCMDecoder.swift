@@ -116,7 +116,16 @@ public final class PCMDecoder {
            stated - framesDecoded > max(stated / 20, 8192) {
             let decoded = String(format: "%.2f", Double(framesDecoded) / Double(format.sampleRate))
             let declared = String(format: "%.2f", Double(stated) / Double(format.sampleRate))
-            result.append("decoded \(decoded) s of the \(declared) s the file declares: it looks truncated")
+            // Damage at the end (a cut-off packet, a failed read) means the file lost its tail;
+            // a clean decode that is shorter means the header overstates the length.
+            // FLAC frames carry a checksum, so a cut-off FLAC always ends in a damaged frame.
+            if skippedPackets > 0 || readFailure != nil {
+                result.append("decoded \(decoded) s of the \(declared) s the file declares: it looks truncated")
+            } else if source.parameters.isFLAC {
+                result.append("the header declares \(declared) s but the stream holds \(decoded) s, every frame intact: the header is wrong; the decoded length was used")
+            } else {
+                result.append("decoded \(decoded) s of the \(declared) s the header declares: the file is truncated or its header overstates the length")
+            }
         }
         if state == .finished, framesDecoded == 0 {
             result.append("the file holds no audio samples")
@@ -144,10 +153,10 @@ public final class PCMDecoder {
             if isCancelled() { throw CancellationError() }
             switch state {
             case .reading, .draining:
-                if try receiveFrame(), try deliver(resampler.convert(frame), to: body) { return true }
+                if try receiveFrame(), try deliver(convert { () throws(FFmpegError) in try resampler.convert(frame) }, to: body) { return true }
             case .flushingResampler:
                 state = .finished
-                if try deliver(resampler.flush(), to: body) { return true }
+                if try deliver(convert { () throws(FFmpegError) in try resampler.flush() }, to: body) { return true }
             case .finished:
                 break
             }
@@ -213,6 +222,20 @@ public final class PCMDecoder {
             } catch {
                 noteSkipped(error)
             }
+        }
+    }
+
+    /// Runs a sample conversion, naming the file and the reason when swresample refuses it.
+    private func convert(_ conversion: () throws(FFmpegError) -> UnsafeBufferPointer<Int16>) throws -> UnsafeBufferPointer<Int16> {
+        do {
+            return try conversion()
+        } catch {
+            var reason = "\(error.operation) failed (\(error.message))"
+            let channelCount = frame.channelCount
+            if channelCount > Resampler.maximumChannelCount {
+                reason += ": the converter handles at most \(Resampler.maximumChannelCount) channels and the file has \(channelCount)"
+            }
+            throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: reason)
         }
     }
 

@@ -31,19 +31,19 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
 
     /// Reverses `source`, expecting `predicted` frames (nil: the first pass only counts them).
     func run(_ source: AudioSource, predicted: (frames: Int64, source: FrameCounter.Source)?,
-             progress: ProgressReporter?) throws -> Outcome {
+             progress: ProgressHandler?) throws -> Outcome {
         var expected = predicted?.frames ?? 0
         var lengthSource = predicted?.source.rawValue ?? "decode"
         var source = source
         // Without a prediction the first pass only counts: it gets the first half of the progress.
-        var passProgress = progress?.stage(from: 0, to: predicted == nil ? 0.5 : 1)
+        var passProgress = progress.map { whole in stage(whole, from: 0, to: predicted == nil ? 0.5 : 1) }
         for pass in 1...2 {
             let decoder = try PCMDecoder(source: source, channels: channels, isCancelled: isCancelled)
             let (sink, placement) = try decode(decoder, expecting: expected, progress: passProgress)
             let decoded = placement?.sourceFrames ?? 0
             if decoded == expected {
                 return Outcome(decoder: decoder, sink: sink, frames: decoded,
-                               blockFrames: placement?.blockFrames ?? blockFrames ?? decoder.firstBufferFrameCount,
+                               blockFrames: blockFrames ?? placement?.blockFrames ?? decoder.firstBufferFrameCount,
                                passes: pass, lengthSource: lengthSource)
             }
             sink.map(discard)
@@ -54,9 +54,14 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
             expected = decoded
             lengthSource = "decode"
             source = try AudioSource(url: source.url, isCancelled: isCancelled)
-            passProgress = progress?.stage(from: predicted == nil ? 0.5 : 0, to: 1)
+            passProgress = progress.map { whole in stage(whole, from: predicted == nil ? 0.5 : 0, to: 1) }
         }
         throw ReverseAudioError.decodingFailed(path: source.url.displayPath, reason: "no decode pass finished")
+    }
+
+    /// Maps one pass's progress into its share of the whole.
+    private func stage(_ whole: @escaping ProgressHandler, from start: Double, to end: Double) -> ProgressHandler {
+        { fraction in whole(start + (end - start) * min(max(fraction, 0), 1)) }
     }
 
     /// One forward decode into a placement for `expected` frames.
@@ -69,9 +74,9 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
                 if placement == nil {
                     let made = try makeSink(decoder, expected)
                     sink = made
-                    placement = ReversePlacement(totalFrames: expected,
-                                                 blockFrames: blockFrames ?? decoder.firstBufferFrameCount ?? 1,
-                                                 channels: channelCount, sink: made)
+                    placement = try ReversePlacement(totalFrames: expected,
+                                                     blockFrames: blockFrames ?? decoder.firstBufferFrameCount ?? 1,
+                                                     channels: channelCount, sink: made, path: decoder.url.displayPath)
                 }
                 try placement!.consume(samples, frames: samples.count / channelCount)
                 if expected > 0 { progress?(Double(placement!.sourceFrames) / Double(expected)) }

@@ -29,15 +29,32 @@ final class ReversePlacement {
     /// Frames of the forward decode consumed so far.
     private(set) var sourceFrames: Int64 = 0
 
-    /// - Parameter batchBytes: roughly how much is buffered between writes.
-    init(totalFrames: Int64, blockFrames: Int, channels: Int, sink: any ReversedFrameSink,
-         batchBytes: Int = 1 << 20) {
-        precondition(blockFrames > 0 && channels > 0)
+    /// The most memory one block may take: a block is held whole before it is written.
+    static let maximumBlockBytes = 256 << 20
+
+    /// - Parameters:
+    ///   - blockFrames: frames per block; more than `totalFrames` means one block of the whole.
+    ///   - batchBytes: roughly how much is buffered between writes.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when a block would not fit in
+    ///   ``maximumBlockBytes`` or the arguments make no sense.
+    init(totalFrames: Int64, blockFrames requested: Int, channels: Int, sink: any ReversedFrameSink,
+         path: String, batchBytes: Int = 1 << 20) throws {
+        guard requested > 0, channels > 0, totalFrames >= 0 else {
+            throw ReverseAudioError.invalidOption("\(path): block size must be at least 1 frame, not \(requested)")
+        }
+        let blockFrames = Int(min(Int64(requested), max(totalFrames, 1)))
+        let bytesPerFrame = channels * MemoryLayout<Int16>.size
+        let (blockBytes, overflow) = blockFrames.multipliedReportingOverflow(by: bytesPerFrame)
+        guard !overflow, blockBytes <= ReversePlacement.maximumBlockBytes else {
+            let most = ReversePlacement.maximumBlockBytes / bytesPerFrame
+            throw ReverseAudioError.invalidOption(
+                "\(path): a block of \(blockFrames) frames does not fit in \(ReversePlacement.maximumBlockBytes >> 20) MiB of memory; use at most \(most) frames")
+        }
         self.totalFrames = totalFrames
         self.blockFrames = blockFrames
         self.channels = channels
         self.sink = sink
-        let blocksPerBatch = max(1, batchBytes / (blockFrames * channels * 2))
+        let blocksPerBatch = max(1, batchBytes / blockBytes)
         batchFrames = Int64(blocksPerBatch * blockFrames)
         batch = .allocate(capacity: Int(batchFrames) * channels)
     }

@@ -5,8 +5,13 @@ import Glibc
 import Darwin
 #endif
 
-/// A headerless file of 16-bit frames written and read at frame positions; deleted when released.
+/// A headerless file of 16-bit frames written and read at frame positions.
+///
+/// Its name is removed as soon as it is created: only the open descriptor keeps it, so the
+/// space returns to the system when the file is released, or when the process ends in any way
+/// (a crash or SIGKILL included). Nothing is ever left behind in the folder.
 final class TemporaryPCMFile: ReversedFrameSink {
+    /// The name it had when created (for messages; it no longer exists).
     let url: URL
     let bytesPerFrame: Int
     private let descriptor: Int32
@@ -21,11 +26,11 @@ final class TemporaryPCMFile: ReversedFrameSink {
         }
         descriptor = opened
         url = URL(fileURLWithPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        unlink(url.path)
     }
 
     deinit {
         close(descriptor)
-        unlink(url.path)
     }
 
     /// Bytes currently on disk for this file.
