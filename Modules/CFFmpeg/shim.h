@@ -10,6 +10,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
+#include <libavutil/audio_fifo.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
@@ -27,6 +28,7 @@ static inline int ra_averror_einval(void) { return AVERROR(EINVAL); }
 static inline int ra_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int ra_averror_exit(void) { return AVERROR_EXIT; }
 static inline int ra_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int ra_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
 static inline int ra_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int ra_averror_from_errno(int posix_errno) { return AVERROR(posix_errno); }
 

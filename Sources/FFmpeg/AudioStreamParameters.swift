@@ -1,34 +1,34 @@
 import CFFmpeg
 
 /// What the container and FFmpeg's probe say about one audio stream, copied out of C memory.
-public struct AudioStreamParameters: Sendable, Equatable {
+package struct AudioStreamParameters: Sendable, Equatable {
     /// FFmpeg's codec name ("mp3", "aac", "pcm_s16le", "flac", "alac").
-    public let codecName: String
+    package let codecName: String
     /// FFmpeg's descriptive codec name ("MP3 (MPEG audio layer 3)").
-    public let codecLongName: String
-    public let sampleRate: Int
-    public let channelCount: Int
+    package let codecLongName: String
+    package let sampleRate: Int
+    package let channelCount: Int
     /// FFmpeg's layout name ("mono", "stereo", "5.1"); nil when the file gives only a count.
-    public let channelLayoutName: String?
+    package let channelLayoutName: String?
     /// The decoder's sample format ("s16", "s32", "fltp"), when known.
-    public let sampleFormatName: String?
+    package let sampleFormatName: String?
     /// Bits per sample as stored (e.g. 24 for 24-bit PCM or FLAC), when meaningful.
-    public let bitsPerSample: Int?
+    package let bitsPerSample: Int?
     /// The stream's bit rate in bits per second, when known.
-    public let bitRate: Int?
+    package let bitRate: Int?
     /// The stream's duration as the container states it, in samples at `sampleRate`.
-    public let statedDurationSamples: Int64?
+    package let statedDurationSamples: Int64?
     /// Samples per packet the codec nominally uses (1152 for MP3, 1024 for AAC); 0 if variable.
-    public let codecFrameSize: Int
+    package let codecFrameSize: Int
     /// True for uncompressed PCM in any sample format or byte order.
-    public let isPCM: Bool
+    package let isPCM: Bool
     /// True for FLAC.
-    public let isFLAC: Bool
+    package let isFLAC: Bool
     /// True for lossy codecs (MP3, AAC...): their decoders emit whole frames of `codecFrameSize`.
-    public let isLossy: Bool
+    package let isLossy: Bool
     /// The stream's time base (the unit of packet timestamps and durations) in seconds.
-    public let timeBaseNumerator: Int32
-    public let timeBaseDenominator: Int32
+    package let timeBaseNumerator: Int32
+    package let timeBaseDenominator: Int32
 
     init(stream: UnsafeMutablePointer<AVStream>) {
         let parameters = stream.pointee.codecpar.pointee
@@ -65,7 +65,7 @@ public struct AudioStreamParameters: Sendable, Equatable {
     }
 
     /// Converts a duration in this stream's time base to samples at `sampleRate`.
-    public func samples(fromTimeBaseUnits units: Int64, sampleRate rate: Int) -> Int64 {
+    package func samples(fromTimeBaseUnits units: Int64, sampleRate rate: Int) -> Int64 {
         av_rescale_q(units, AVRational(num: timeBaseNumerator, den: timeBaseDenominator),
                      AVRational(num: 1, den: Int32(rate)))
     }

@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Owns one `AVChannelLayout` (a custom-order layout holds a heap-allocated channel map).
-public final class ChannelLayout {
+package final class ChannelLayout {
     var layout: AVChannelLayout
 
     /// Copies `source`; the copy is ours to free.
@@ -15,25 +15,25 @@ public final class ChannelLayout {
     }
 
     /// FFmpeg's default layout for `channelCount` channels ("mono", "stereo", "5.1", ...).
-    public init(defaultFor channelCount: Int) {
+    package init(defaultFor channelCount: Int) {
         layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(channelCount))
     }
 
     /// The single-channel layout a mix-down produces.
-    public static func mono() -> ChannelLayout {
+    package static func mono() -> ChannelLayout {
         ChannelLayout(copying: ra_channel_layout_mono())
     }
 
     deinit { av_channel_layout_uninit(&layout) }
 
-    public var channelCount: Int { Int(layout.nb_channels) }
+    package var channelCount: Int { Int(layout.nb_channels) }
 
     /// False when the file names no channel positions, only a count.
-    public var isSpecified: Bool { layout.order != AV_CHANNEL_ORDER_UNSPEC }
+    package var isSpecified: Bool { layout.order != AV_CHANNEL_ORDER_UNSPEC }
 
     /// FFmpeg's description ("stereo", "5.1(side)", "3 channels"), as `ffprobe` prints it.
-    public var name: String {
+    package var name: String {
         var buffer = [CChar](repeating: 0, count: 128)
         var copy = layout
         guard av_channel_layout_describe(&copy, &buffer, buffer.count) >= 0 else {
@@ -58,7 +58,7 @@ public final class ChannelLayout {
 extension ChannelLayout {
     /// The layout FFmpeg knows by `name` ("stereo", "5.1"), if it has `channelCount` channels;
     /// otherwise the default layout for `channelCount`.
-    public convenience init(named name: String?, channelCount: Int) {
+    package convenience init(named name: String?, channelCount: Int) {
         self.init(defaultFor: channelCount)
         guard let name else { return }
         var parsed = AVChannelLayout()

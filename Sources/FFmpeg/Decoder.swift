@@ -1,13 +1,13 @@
 import CFFmpeg
 
 /// Owns one `AVCodecContext` opened as the decoder of a demuxer's stream.
-public final class Decoder {
+package final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
-    public let streamIndex: Int
+    package let streamIndex: Int
     private let path: String
 
     /// Opens the decoder FFmpeg registers for stream `streamIndex` of `demuxer`.
-    public init(demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) {
+    package init(demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) {
         self.streamIndex = streamIndex
         path = demuxer.path
         let stream = demuxer.stream(at: streamIndex)
@@ -42,11 +42,20 @@ public final class Decoder {
         avcodec_free_context(&owned)
     }
 
+    /// The type of the samples the decoder produces, once opened (planar or packed).
+    package var sampleType: SampleType? { SampleType(context.pointee.sample_fmt) }
+
+    /// Bits of each sample that carry the signal (24 for 24-bit PCM, FLAC or ALAC); 0 when unknown.
+    package var bitsPerRawSample: Int { Int(context.pointee.bits_per_raw_sample) }
+
+    /// Forgets everything buffered, as after a seek (`avcodec_flush_buffers`).
+    package func flush() { avcodec_flush_buffers(context) }
+
     /// Samples per frame the codec uses once opened (1152 for MP3 layer 3); 0 when it varies.
-    public var frameSize: Int { Int(context.pointee.frame_size) }
+    package var frameSize: Int { Int(context.pointee.frame_size) }
 
     /// What happened to a packet offered to the decoder.
-    public enum SendResult {
+    package enum SendResult {
         case accepted
         /// The decoder's output must be drained first; offer the same packet again.
         case outputPending
@@ -54,7 +63,7 @@ public final class Decoder {
 
     /// Offers `packet` to the decoder; `nil` starts draining at the end of the stream.
     /// Throws the decoder's error for packets it cannot decode (the caller may skip them).
-    public func send(_ packet: Packet?) throws(FFmpegError) -> SendResult {
+    package func send(_ packet: Packet?) throws(FFmpegError) -> SendResult {
         let result = avcodec_send_packet(context, packet?.pointer)
         if result == ra_averror_eagain() { return .outputPending }
         if result == ra_averror_eof() { return .accepted }  // already draining: nothing more to take
@@ -63,14 +72,14 @@ public final class Decoder {
     }
 
     /// What the decoder produced.
-    public enum ReceiveResult {
+    package enum ReceiveResult {
         case frame
         case needsInput
         case endOfStream
     }
 
     /// Takes the next decoded frame into `frame`.
-    public func receive(into frame: Frame) throws(FFmpegError) -> ReceiveResult {
+    package func receive(into frame: Frame) throws(FFmpegError) -> ReceiveResult {
         frame.unreference()
         let result = avcodec_receive_frame(context, frame.pointer)
         if result == ra_averror_eagain() { return .needsInput }

@@ -3,19 +3,19 @@ import CFFmpeg
 /// Owns one input `AVFormatContext`: an opened, probed file whose packets can be read in order.
 ///
 /// The format is found from the content (FFmpeg's probe), never from the file name's extension.
-public final class Demuxer {
+package final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
-    public let path: String
+    package let path: String
     /// Polled by FFmpeg during I/O: cancellation and the read budget.
     private let interrupt: InterruptCheck
 
     /// Bytes read without a packet coming out (or while opening) before the input is taken for
     /// junk. Real files need far less: a probe reads at most a few MiB, and a packet is small.
-    public static let readLimit: Int64 = 64 << 20
+    package static let readLimit: Int64 = 64 << 20
 
     /// Opens and probes `path`.
     /// - Parameter isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
-    public init(path: String, isCancelled: (@Sendable () -> Bool)? = nil) throws(FFmpegError) {
+    package init(path: String, isCancelled: (@Sendable () -> Bool)? = nil) throws(FFmpegError) {
         self.path = path
         guard let allocated = avformat_alloc_context() else {
             throw .outOfMemory("allocating a demuxer", path: path)
@@ -57,32 +57,32 @@ public final class Demuxer {
 
     /// True when probing stopped at ``readLimit`` bytes without finding a packet: the input is junk
     /// that merely resembles a format.
-    public var stoppedAtReadLimit: Bool { interrupt.exceededReadLimit }
+    package var stoppedAtReadLimit: Bool { interrupt.exceededReadLimit }
 
     /// FFmpeg's short name of the container format ("wav", "mov,mp4,m4a,3gp,3g2,mj2").
-    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+    package var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
     /// FFmpeg's descriptive name of the container format ("WAV / WAVE (Waveform Audio)").
-    public var formatLongName: String {
+    package var formatLongName: String {
         context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? formatName
     }
 
     /// The container's duration in seconds, if it states or FFmpeg estimated one.
-    public var durationSeconds: Double? {
+    package var durationSeconds: Double? {
         let duration = context.pointee.duration
         guard duration != ra_av_nopts_value(), duration >= 0 else { return nil }
         return Double(duration) / Double(ra_av_time_base())
     }
 
     /// True when FFmpeg only guessed the duration from the bit rate (e.g. an MP3 without a Xing tag).
-    public var durationIsEstimatedFromBitRate: Bool {
+    package var durationIsEstimatedFromBitRate: Bool {
         context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
     }
 
     /// The container's total bit rate in bits per second, when known.
-    public var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+    package var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
 
     /// The kind of every stream in the file, in stream order.
-    public var streamKinds: [MediaKind] {
+    package var streamKinds: [MediaKind] {
         (0..<Int(context.pointee.nb_streams)).map { index in
             MediaKind(context.pointee.streams[index]!.pointee.codecpar.pointee.codec_type)
         }
@@ -91,20 +91,20 @@ public final class Demuxer {
     /// The index of the audio stream FFmpeg considers best (as the `ffmpeg` CLI would pick).
     /// Throws `AVERROR_STREAM_NOT_FOUND` when there is none and `AVERROR_DECODER_NOT_FOUND`
     /// when no decoder exists for it.
-    public func bestAudioStreamIndex() throws(FFmpegError) -> Int {
+    package func bestAudioStreamIndex() throws(FFmpegError) -> Int {
         let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         try FFmpegError.check(index, "finding an audio stream", path: path)
         return Int(index)
     }
 
     /// What the container and probe say about audio stream `index`.
-    public func audioStream(at index: Int) -> AudioStreamParameters {
+    package func audioStream(at index: Int) -> AudioStreamParameters {
         AudioStreamParameters(stream: context.pointee.streams[index]!)
     }
 
     /// Reads the next packet of any stream into `packet`.
     /// - Returns: false at the end of the file, which is not an error.
-    public func readPacket(into packet: Packet) throws(FFmpegError) -> Bool {
+    package func readPacket(into packet: Packet) throws(FFmpegError) -> Bool {
         packet.unreference()
         let result = av_read_frame(context, packet.pointer)
         if result == ra_averror_eof() { return false }
@@ -119,7 +119,7 @@ public final class Demuxer {
 }
 
 /// The kind of media a stream carries.
-public enum MediaKind: String, Sendable {
+package enum MediaKind: String, Sendable {
     case audio, video, subtitle, data, attachment, unknown
 
     init(_ type: AVMediaType) {

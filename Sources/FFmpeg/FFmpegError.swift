@@ -2,48 +2,48 @@ import CFFmpeg
 
 /// A failed FFmpeg call: the library's error code and `av_strerror` text, what we were doing,
 /// and on which file.
-public struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The negative `AVERROR` value FFmpeg returned.
-    public let code: Int32
+    package let code: Int32
     /// What we were doing, phrased to follow "while": "opening the file", "decoding a packet".
-    public let operation: String
+    package let operation: String
     /// The file involved, when there is one.
-    public let path: String?
+    package let path: String?
     /// FFmpeg's own text for `code`, from `av_strerror`.
-    public let message: String
+    package let message: String
 
     /// - Parameter message: our own explanation, where FFmpeg's text for `code` would mislead.
-    public init(code: Int32, operation: String, path: String? = nil, message: String? = nil) {
+    package init(code: Int32, operation: String, path: String? = nil, message: String? = nil) {
         self.code = code
         self.operation = operation
         self.path = path
         self.message = message ?? FFmpegError.text(for: code)
     }
 
-    public var description: String {
+    package var description: String {
         let place = path.map { "\($0): " } ?? ""
         return "\(place)\(operation) failed: \(message)"
     }
 
     /// True for `AVERROR_EOF`, which is how FFmpeg says a stream has ended.
-    public var isEndOfFile: Bool { code == ra_averror_eof() }
+    package var isEndOfFile: Bool { code == ra_averror_eof() }
     /// True for `AVERROR_INVALIDDATA`: the bytes are not what the format or codec expects.
-    public var isInvalidData: Bool { code == ra_averror_invaliddata() }
+    package var isInvalidData: Bool { code == ra_averror_invaliddata() }
     /// True when FFmpeg reports an out-of-memory condition.
-    public var isOutOfMemory: Bool { code == ra_averror_enomem() }
+    package var isOutOfMemory: Bool { code == ra_averror_enomem() }
     /// True when FFmpeg has no decoder for the codec.
-    public var isDecoderNotFound: Bool { code == ra_averror_decoder_not_found() }
+    package var isDecoderNotFound: Bool { code == ra_averror_decoder_not_found() }
     /// True for the code our interrupt callback makes FFmpeg return after a cancellation.
-    public var isInterrupted: Bool { code == ra_averror_exit() }
+    package var isInterrupted: Bool { code == ra_averror_exit() }
 
     /// The POSIX errno behind the code, when FFmpeg built it with `AVERROR(errno)`.
-    public var posixErrorNumber: Int32? {
+    package var posixErrorNumber: Int32? {
         // AVERROR(e) is -e on every platform FFmpeg supports; FFERRTAG codes are far below.
         code < 0 && code > -4096 ? -code : nil
     }
 
     /// FFmpeg's text for an error code.
-    public static func text(for code: Int32) -> String {
+    package static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         if av_strerror(code, &buffer, buffer.count) < 0 {
             return "unknown FFmpeg error \(code)"

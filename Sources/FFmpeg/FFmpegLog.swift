@@ -1,8 +1,8 @@
 import CFFmpeg
 
 /// How much FFmpeg itself prints to standard error (process-wide).
-public enum FFmpegLog {
-    public enum Level: Sendable {
+package enum FFmpegLog {
+    package enum Level: Sendable {
         case quiet, error, warning, info, verbose
 
         var rawValue: Int32 {
@@ -16,10 +16,10 @@ public enum FFmpegLog {
         }
     }
 
-    public static func setLevel(_ level: Level) { av_log_set_level(level.rawValue) }
+    package static func setLevel(_ level: Level) { av_log_set_level(level.rawValue) }
 
     /// The versions of the FFmpeg libraries we were linked with, as "libavformat 59.27.100, ...".
-    public static var libraryVersions: String {
+    package static var libraryVersions: String {
         func version(_ number: UInt32) -> String { "\(number >> 16).\((number >> 8) & 0xFF).\(number & 0xFF)" }
         return "libavformat \(version(avformat_version())), libavcodec \(version(avcodec_version())), "
             + "libswresample \(version(swresample_version())), libavutil \(version(avutil_version()))"

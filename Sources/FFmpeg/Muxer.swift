@@ -1,61 +1,34 @@
 import CFFmpeg
 
 /// Owns one output `AVFormatContext` and its `AVIOContext`: a file written by one of
-/// libavformat's muxers (we use "wav"), with a single 16-bit PCM audio stream.
+/// libavformat's muxers ("wav", "aiff", "caf", "flac", "ipod", "mp3", "adts").
 ///
-/// Every sample reaches the file through `av_write_frame`; the muxer writes the header and, in
-/// `finish()`, patches the sizes. ``seek(toByte:)`` lets a caller place packets out of order
-/// in a seekable file (used to write a reversed stream at mirrored positions).
-public final class Muxer {
+/// Streams are added from encoders (or as raw PCM), then the header is written, packets are
+/// written, and ``finish(atByte:)`` writes the trailer (the muxer patches sizes and tags). For
+/// a seekable output, ``seek(toByte:)`` lets a caller place PCM packets out of order (a
+/// reversal writes each block at its mirrored place).
+package final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
-    private let packet: Packet
     private let path: String
     private var isOpen = false
-    private var headerWritten = false
-    private var nextTimestamp: Int64 = 0
-    private let bytesPerFrame: Int
+    /// The time base each stream's packets are stamped in before rescaling.
+    private var sourceTimeBases: [AVRational] = []
 
-    /// Creates `path` (truncating it) and prepares a `format` file with one stream of interleaved
-    /// signed 16-bit little-endian samples.
-    public init(path: String, format: String = "wav", sampleRate: Int,
-                channelLayout: ChannelLayout) throws(FFmpegError) {
+    /// Creates `path` (truncating a regular file; a FIFO or device is opened as it is) for the
+    /// muxer called `formatName`.
+    package init(path: String, formatName: String) throws(FFmpegError) {
         self.path = path
-        packet = try Packet()
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, format, path),
-                              "preparing the \(format) muxer", path: path)
-        bytesPerFrame = 2 * channelLayout.channelCount
-        do throws(FFmpegError) {
-            try Muxer.addPCM16Stream(to: allocated!, sampleRate: sampleRate, channelLayout: channelLayout,
-                                     bytesPerFrame: bytesPerFrame, path: path)
-            try FFmpegError.check(avio_open2(&allocated!.pointee.pb, path, ra_avio_flag_write(), nil, nil),
-                                  "creating the output file", path: path)
-        } catch {
+        try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, formatName, path),
+                              "preparing the \(formatName) muxer", path: path)
+        let opened = avio_open2(&allocated!.pointee.pb, path, ra_avio_flag_write(), nil, nil)
+        if opened < 0 {
             avformat_free_context(allocated)
-            throw error
+            throw FFmpegError(code: opened, operation: "creating the output file", path: path)
         }
         // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
         context = allocated!
         isOpen = true
-    }
-
-    private static func addPCM16Stream(to context: UnsafeMutablePointer<AVFormatContext>, sampleRate: Int,
-                                       channelLayout: ChannelLayout, bytesPerFrame: Int, path: String) throws(FFmpegError) {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegError.outOfMemory("adding the audio stream", path: path)
-        }
-        let parameters = stream.pointee.codecpar!
-        parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
-        parameters.pointee.codec_id = AV_CODEC_ID_PCM_S16LE
-        parameters.pointee.sample_rate = Int32(sampleRate)
-        parameters.pointee.format = AV_SAMPLE_FMT_S16.rawValue
-        parameters.pointee.bits_per_coded_sample = 16
-        parameters.pointee.block_align = Int32(bytesPerFrame)
-        parameters.pointee.bit_rate = Int64(sampleRate * bytesPerFrame * 8)
-        var layout = channelLayout.layout
-        try FFmpegError.check(av_channel_layout_copy(&parameters.pointee.ch_layout, &layout),
-                              "setting the channel layout", path: path)
-        stream.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
     }
 
     deinit {
@@ -63,41 +36,72 @@ public final class Muxer {
         avformat_free_context(context)
     }
 
-    /// Writes the file header.
-    /// - Parameter allowRF64: let the wav muxer switch to RF64 if the data outgrows 4 GiB.
-    public func writeHeader(allowRF64: Bool) throws(FFmpegError) {
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        if allowRF64 { av_dict_set(&options, "rf64", "auto", 0) }
-        try FFmpegError.check(avformat_write_header(context, &options), "writing the header", path: path)
-        headerWritten = true
+    /// True when the format wants codec setup in extradata rather than in the stream (MP4).
+    package var needsGlobalHeader: Bool { (context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
+
+    /// True when the muxer can store `codecName`'s output.
+    package func canStore(codecName: String) -> Bool {
+        guard let codec = avcodec_find_encoder_by_name(codecName) else { return false }
+        return avformat_query_codec(context.pointee.oformat, codec.pointee.id, FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// Adds a stream carrying `encoder`'s packets; returns its index.
+    @discardableResult
+    package func addStream(for encoder: Encoder) throws(FFmpegError) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError.outOfMemory("adding the audio stream", path: path)
+        }
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context),
+                              "describing the audio stream", path: path)
+        stream.pointee.time_base = encoder.timeBase
+        sourceTimeBases.append(encoder.timeBase)
+        return Int(stream.pointee.index)
+    }
+
+    /// Sets the file's tags (title, artist…), written by muxers that can hold them.
+    package func setMetadata(_ tags: [(key: String, value: String)]) {
+        for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }
+    }
+
+    /// Writes the file header, with muxer options such as `["rf64": "auto"]`.
+    package func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        try FFmpegError.check(avformat_write_header(context, &dictionary), "writing the header", path: path)
     }
 
     /// Where the next bytes go, counted from the start of the file.
-    public var bytePosition: Int64 { avio_tell(context.pointee.pb) }
+    package var bytePosition: Int64 { avio_tell(context.pointee.pb) }
 
     /// Moves the write position; the file must be seekable (a regular file is).
-    public func seek(toByte offset: Int64) throws(FFmpegError) {
+    package func seek(toByte offset: Int64) throws(FFmpegError) {
         let result = avio_seek(context.pointee.pb, offset, SEEK_SET)
         if result < 0 { throw FFmpegError(code: Int32(truncatingIfNeeded: result), operation: "seeking in the output", path: path) }
     }
 
-    /// Hands `frames` interleaved frames to the muxer as one packet, without copying them.
-    public func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int) throws(FFmpegError) {
+    /// Writes an encoder's packet to `stream`, rescaling its timestamps to the stream's time base.
+    package func write(_ packet: Packet, stream: Int) throws(FFmpegError) {
+        packet.pointer.pointee.stream_index = Int32(stream)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBases[stream], context.pointee.streams[stream]!.pointee.time_base)
+        try FFmpegError.check(av_write_frame(context, packet.pointer), "writing samples", path: path)
+    }
+
+    /// Writes `byteCount` bytes of PCM as one packet of `frames` frames starting at sample `timestamp`,
+    /// without copying them (the bytes must already be in the stream's codec layout).
+    package func writePCM(_ bytes: UnsafeRawPointer, byteCount: Int, frames: Int, timestamp: Int64,
+                          using packet: Packet, stream: Int = 0) throws(FFmpegError) {
         guard frames > 0 else { return }
-        let raw = UnsafeMutableRawPointer(mutating: samples.baseAddress!)
         packet.unreference()
-        packet.pointer.pointee.data = raw.assumingMemoryBound(to: UInt8.self)
-        packet.pointer.pointee.size = Int32(frames * bytesPerFrame)
-        packet.pointer.pointee.stream_index = 0
-        // Timestamps count samples in the order they are handed over: the muxer uses them only to
-        // count samples (RF64 and fact chunks), and they must not decrease.
-        packet.pointer.pointee.pts = nextTimestamp
-        packet.pointer.pointee.dts = nextTimestamp
+        packet.pointer.pointee.data = UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: UInt8.self))
+        packet.pointer.pointee.size = Int32(byteCount)
+        packet.pointer.pointee.pts = timestamp
+        packet.pointer.pointee.dts = timestamp
         packet.pointer.pointee.duration = Int64(frames)
-        nextTimestamp += Int64(frames)
+        packet.pointer.pointee.stream_index = Int32(stream)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBases[stream], context.pointee.streams[stream]!.pointee.time_base)
         let result = av_write_frame(context, packet.pointer)
-        // The payload is ours: detach it before the packet is reused or freed.
+        // The payload is the caller's: detach it before the packet is reused or freed.
         packet.pointer.pointee.data = nil
         packet.pointer.pointee.size = 0
         try FFmpegError.check(result, "writing samples", path: path)
@@ -105,14 +109,15 @@ public final class Muxer {
 
     /// Writes the trailer (the muxer patches the header's sizes) and closes the file, reporting
     /// any error the buffered writes met (a full disk, a file size limit).
-    public func finish(atByte endOffset: Int64? = nil) throws(FFmpegError) {
+    /// - Parameter endOffset: where the file ends, for a file written out of order.
+    package func finish(atByte endOffset: Int64? = nil) throws(FFmpegError) {
         if let endOffset, endOffset != bytePosition { try seek(toByte: endOffset) }
         try FFmpegError.check(av_write_trailer(context), "finishing the file", path: path)
         try close()
     }
 
     /// Closes the file without a trailer (used when abandoning a partial output).
-    public func close() throws(FFmpegError) {
+    package func close() throws(FFmpegError) {
         guard isOpen else { return }
         isOpen = false
         let error = context.pointee.pb.pointee.error

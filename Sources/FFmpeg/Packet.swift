@@ -1,10 +1,10 @@
 import CFFmpeg
 
 /// Owns one `AVPacket`: compressed data read from a demuxer, or PCM handed to a muxer.
-public final class Packet {
+package final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    public init() throws(FFmpegError) {
+    package init() throws(FFmpegError) {
         guard let packet = av_packet_alloc() else { throw .outOfMemory("allocating a packet") }
         pointer = packet
     }
@@ -15,27 +15,27 @@ public final class Packet {
     }
 
     /// Drops the payload so the packet can be reused.
-    public func unreference() { av_packet_unref(pointer) }
+    package func unreference() { av_packet_unref(pointer) }
 
     /// Makes this packet refer to `other`'s payload and properties (no copy of the data).
-    public func reference(_ other: Packet) throws(FFmpegError) {
+    package func reference(_ other: Packet) throws(FFmpegError) {
         av_packet_unref(pointer)
         try FFmpegError.check(av_packet_ref(pointer, other.pointer), "keeping a packet")
     }
 
-    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    package var streamIndex: Int { Int(pointer.pointee.stream_index) }
     /// Duration in the stream's time base; 0 when the demuxer does not know it.
-    public var duration: Int64 { pointer.pointee.duration }
-    public var byteCount: Int { Int(pointer.pointee.size) }
+    package var duration: Int64 { pointer.pointee.duration }
+    package var byteCount: Int { Int(pointer.pointee.size) }
     /// Byte position of the packet in the file, or nil when unknown.
-    public var filePosition: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
-    public var presentationTimestamp: Int64? {
+    package var filePosition: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
+    package var presentationTimestamp: Int64? {
         pointer.pointee.pts == ra_av_nopts_value() ? nil : pointer.pointee.pts
     }
 
     /// Samples the decoder will drop from the start and the end of this packet's audio
     /// (gapless trimming, from `AV_PKT_DATA_SKIP_SAMPLES`).
-    public var skipSamples: (start: Int, end: Int) {
+    package var skipSamples: (start: Int, end: Int) {
         var start: UInt32 = 0
         var end: UInt32 = 0
         ra_packet_skip_samples(pointer, &start, &end)
@@ -43,5 +43,5 @@ public final class Packet {
     }
 
     /// True when the demuxer marked the packet as decode-only (e.g. before an MP4 edit list's start).
-    public var isDiscarded: Bool { ra_packet_is_discarded(pointer) != 0 }
+    package var isDiscarded: Bool { ra_packet_is_discarded(pointer) != 0 }
 }

@@ -1,33 +1,42 @@
 import CFFmpeg
 
-/// Owns one `SwrContext`: converts decoded frames to interleaved signed 16-bit samples.
+/// Owns one `SwrContext`: converts decoded frames to interleaved samples of one type.
 ///
 /// Uses swresample's default options, exactly as the `ffmpeg` CLI's automatic conversion does, so
 /// the samples equal `ffmpeg -i X -f s16le -acodec pcm_s16le -` byte for byte (and equal
-/// `ffmpeg -ac 1` when mixing down). The output rate and layout are fixed by the first frame; a
-/// later change in the input is converted back to them, as the CLI does.
-public final class Resampler {
+/// `ffmpeg -ac 1` when mixing down, `-ar N` when resampling). The output rate and layout are
+/// fixed by the first frame; a later change in the input is converted back to them, as the CLI
+/// does. Frames already in the output format are handed back without conversion.
+package final class Resampler {
     /// What the output channels are.
-    public enum Channels: Sendable {
+    package enum Channels: Sendable {
         /// The input's channels, unchanged.
         case unchanged
         /// All channels mixed to one with swresample's rematrixing (`ffmpeg -ac 1`).
         case mixedToMono
     }
 
+    /// The most channels swresample converts (`SWR_CH_MAX`); more pass only when no conversion is needed.
+    package static let maximumChannelCount = 64
+
     private let channels: Channels
+    /// The output's sample type (interleaved).
+    package let outputType: SampleType
+    private let requestedRate: Int?
     private var context: OpaquePointer?
     private var inputFormat: AudioFormat?
     private var outputLayout: ChannelLayout?
     private var outputRate: Int32 = 0
-    private var output: UnsafeMutablePointer<Int16>?
-    private var outputCapacity = 0  // in samples (frames × channels)
+    private var output: UnsafeMutableRawPointer?
+    private var outputCapacity = 0  // in bytes
 
-    /// The most channels swresample converts (`SWR_CH_MAX`); more pass only when no conversion is needed.
-    public static let maximumChannelCount = 64
-
-    public init(channels: Channels) {
+    /// - Parameters:
+    ///   - type: the sample type to deliver, interleaved.
+    ///   - sampleRate: the rate to deliver; nil keeps the input's.
+    package init(channels: Channels, type: SampleType = .s16, sampleRate: Int? = nil) {
         self.channels = channels
+        outputType = type
+        requestedRate = sampleRate
     }
 
     deinit {
@@ -36,43 +45,50 @@ public final class Resampler {
     }
 
     /// Channels per output frame; known after the first conversion.
-    public var outputChannelCount: Int { outputLayout?.channelCount ?? 0 }
+    package var outputChannelCount: Int { outputLayout?.channelCount ?? 0 }
     /// Output sample rate; known after the first conversion.
-    public var outputSampleRate: Int { Int(outputRate) }
+    package var outputSampleRate: Int { Int(outputRate) }
     /// The output's channel layout; known after the first conversion.
-    public var outputChannelLayout: ChannelLayout? { outputLayout }
+    package var outputChannelLayout: ChannelLayout? { outputLayout }
+    /// Bytes per output frame; known after the first conversion.
+    package var outputBytesPerFrame: Int { outputChannelCount * outputType.byteCount }
 
-    /// Converts `frame`; the returned samples stay valid until the next call, and until `frame`
+    /// Converts `frame`; the returned bytes stay valid until the next call, and until `frame`
     /// is reused (samples already in the output format are handed back in place).
-    public func convert(_ frame: Frame) throws(FFmpegError) -> UnsafeBufferPointer<Int16> {
-        var pending = UnsafeBufferPointer<Int16>(start: nil, count: 0)
+    package func convert(_ frame: Frame) throws(FFmpegError) -> UnsafeRawBufferPointer {
         let format = frame.audioFormat
         if outputLayout == nil { chooseOutput(for: format) }
-        // Interleaved s16 in the output layout already is the output: swresample would only copy.
-        if context == nil, format.sampleFormat == AV_SAMPLE_FMT_S16, format.sampleRate == outputRate,
-           format.channelLayout.resolvedForMixing().isSame(as: outputLayout!),
+        // Interleaved samples of the output type, layout and rate already are the output.
+        if context == nil, format.sampleFormat == outputType.packed, format.sampleRate == outputRate,
+           channels == .unchanged ? format.channelLayout.channelCount == outputChannelCount
+                                  : format.channelLayout.resolvedForMixing().isSame(as: outputLayout!),
            let data = frame.pointer.pointee.extended_data[0] {
-            let samples = UnsafeRawPointer(data).assumingMemoryBound(to: Int16.self)
-            return UnsafeBufferPointer(start: samples, count: frame.sampleCount * outputChannelCount)
+            return UnsafeRawBufferPointer(start: data, count: frame.sampleCount * outputBytesPerFrame)
         }
+        var pending = 0
         if let current = inputFormat, !current.isSame(as: format) {
             // Keep what the old configuration still holds (only a rate conversion holds any).
-            pending = try drain(appendingTo: 0)
+            pending = try drain(appendingTo: 0).count
         }
         if inputFormat == nil || !inputFormat!.isSame(as: format) {
             try configure(for: format)
         }
-        return try run(input: frame.pointer.pointee.extended_data, count: frame.sampleCount,
-                       after: pending.count)
+        return try run(input: frame.pointer.pointee.extended_data, count: frame.sampleCount, after: pending)
     }
 
     /// Returns what swresample still holds at the end of the stream.
-    public func flush() throws(FFmpegError) -> UnsafeBufferPointer<Int16> {
-        guard context != nil else { return UnsafeBufferPointer(start: nil, count: 0) }
+    package func flush() throws(FFmpegError) -> UnsafeRawBufferPointer {
+        guard context != nil else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return try drain(appendingTo: 0)
     }
 
-    private func drain(appendingTo offset: Int) throws(FFmpegError) -> UnsafeBufferPointer<Int16> {
+    /// Forgets buffered samples and history (after a seek), keeping the output format.
+    package func reset() {
+        swr_free(&context)
+        inputFormat = nil
+    }
+
+    private func drain(appendingTo offset: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
         try run(input: nil, count: 0, after: offset)
     }
 
@@ -82,44 +98,42 @@ public final class Resampler {
         case .unchanged: outputLayout = format.channelLayout.resolvedForMixing()
         case .mixedToMono: outputLayout = ChannelLayout.mono()
         }
-        outputRate = format.sampleRate
+        outputRate = requestedRate.map { Int32($0) } ?? format.sampleRate
     }
 
     private func configure(for format: AudioFormat) throws(FFmpegError) {
         swr_free(&context)
         var inputLayout = format.channelLayout.resolvedForMixing().layout
         var target = outputLayout!.layout
+        let operation = "configuring the sample converter for \(format.channelLayout.channelCount) channels of \(AudioFormat.name(of: format.sampleFormat) ?? "?")"
         try FFmpegError.check(
-            swr_alloc_set_opts2(&context, &target, AV_SAMPLE_FMT_S16, outputRate,
-                                &inputLayout, format.sampleFormat, format.sampleRate, 0, nil),
-            "configuring the sample converter for \(format.channelLayout.channelCount) channels of \(AudioFormat.name(of: format.sampleFormat) ?? "?")")
-        try FFmpegError.check(swr_init(context), "starting the sample converter")
+            swr_alloc_set_opts2(&context, &target, outputType.packed, outputRate,
+                                &inputLayout, format.sampleFormat, format.sampleRate, 0, nil), operation)
+        try FFmpegError.check(swr_init(context), operation)
         inputFormat = format
     }
 
     /// Converts `count` input frames (nil input drains) into the output buffer after `offset`
-    /// samples that are already there.
+    /// bytes that are already there.
     private func run(input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int,
-                     after offset: Int) throws(FFmpegError) -> UnsafeBufferPointer<Int16> {
-        let channelCount = outputChannelCount
-        let room = Int(swr_get_out_samples(context, Int32(count)))
-        try reserve(samples: offset + max(room, 0) * channelCount)
-        var destination: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(output! + offset)
-            .assumingMemoryBound(to: UInt8.self)
+                     after offset: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
+        let room = max(Int(swr_get_out_samples(context, Int32(count))), 0)
+        reserve(bytes: offset + room * outputBytesPerFrame)
+        var destination: UnsafeMutablePointer<UInt8>? = (output! + offset).assumingMemoryBound(to: UInt8.self)
         let source = UnsafeMutableRawPointer(input).map {
             $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         }
-        let converted = swr_convert(context, &destination, Int32(max(room, 0)), source, Int32(count))
+        let converted = swr_convert(context, &destination, Int32(room), source, Int32(count))
         try FFmpegError.check(converted, "converting samples")
-        return UnsafeBufferPointer(start: output, count: offset + Int(converted) * channelCount)
+        return UnsafeRawBufferPointer(start: output, count: offset + Int(converted) * outputBytesPerFrame)
     }
 
-    private func reserve(samples: Int) throws(FFmpegError) {
-        guard samples > outputCapacity else { return }
-        let capacity = max(samples, outputCapacity * 2, 4096)
-        let grown = UnsafeMutablePointer<Int16>.allocate(capacity: capacity)
+    private func reserve(bytes: Int) {
+        guard bytes > outputCapacity else { return }
+        let capacity = max(bytes, outputCapacity * 2, 8192)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         if let output {
-            grown.update(from: output, count: outputCapacity)
+            grown.copyMemory(from: output, byteCount: outputCapacity)
             output.deallocate()
         }
         output = grown

@@ -69,7 +69,7 @@ struct BatchReversal: Sendable {
             let report = try await RoundTrip.run(input, into: directory, name: name, options: options, progress: progress)
             return Outcome(reversed: report.reversed, mismatch: report.mismatch)
         }
-        let output = directory.appendingPathComponent(RoundTrip.outputNames(for: input, name: name).reversed)
+        let output = directory.appendingPathComponent(RoundTrip.outputNames(for: input, name: name, container: options.outputFormat?.container ?? .wav).reversed)
         let result = try await AudioConverter.convert(input, to: output, options: options, progress: progress)
         return Outcome(reversed: result, mismatch: nil)
     }

@@ -16,7 +16,9 @@ enum ConversionSummary {
             "  source: \(result.source.container) / \(result.source.codec), \(result.source.sampleRate) Hz, \(result.source.channels) ch",
             "  blocks: \(result.blockFrames) frames each",
             "  length known from: \(result.lengthSource) (predicted \(result.predictedFrames.map(String.init) ?? "nothing"), decoded \(result.frames)); decoded \(result.decodePasses) time\(result.decodePasses == 1 ? "" : "s")",
-            "  temporary files: \(result.temporaryBytes) bytes (the output is written under a temporary name and renamed)",
+            "  written as: \(result.outputFormat.container.rawValue) / \(result.codec.rawValue), \(result.format)",
+            "  conversions: \(result.conversions.isEmpty ? "none (the samples are the input's own)" : result.conversions.joined(separator: "; "))",
+            "  temporary files: \(result.temporaryBytes) bytes besides the output (written under a temporary name and renamed)",
         ]
     }
 }

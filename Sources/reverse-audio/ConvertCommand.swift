@@ -5,12 +5,12 @@ import ReverseAudio
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode a file and write it as 16-bit WAV, optionally reversed.")
+        abstract: "Decode a file and write it in the format its name asks for (wav aiff caf flac m4a mp3 aac), optionally reversed.")
 
     @Argument(help: "The audio file to read.")
     var input: String
 
-    @Argument(help: "The WAV file to write.")
+    @Argument(help: "The file to write; its extension picks the format (or give --format).")
     var output: String
 
     @Flag(help: "Write the audio reversed.")
@@ -22,7 +22,13 @@ struct ConvertCommand: AsyncParsableCommand {
         flags.showFFmpegDiagnostics()
         let inputURL = URL(fileURLWithPath: input)
         let outputURL = URL(fileURLWithPath: output)
-        let options = flags.options(reverse: reverse)
+        let options: ConversionOptions
+        do {
+            options = try flags.options(reverse: reverse, output: outputURL)
+        } catch {
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
+        }
         let display = ProgressDisplay(style: flags.progress)
         let handler = display.handler(file: input, index: 1, count: 1)
         do {

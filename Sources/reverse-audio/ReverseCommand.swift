@@ -37,9 +37,19 @@ struct ReverseCommand: AsyncParsableCommand {
             ErrorReporting.printError(ReverseAudioError.cannotCreateOutput(path: outputDirectory, reason: "cannot create the folder"))
             throw ExitCode.failure
         }
+        let options: ConversionOptions
+        do {
+            options = try flags.options(reverse: true, output: URL(fileURLWithPath: "x." + (flags.format ?? "wav")))
+            if verify, let codec = options.outputFormat?.codec, !codec.isLossless {
+                throw ReverseAudioError.invalidOption("--verify compares samples exactly and needs a lossless format, not \(codec.rawValue)")
+            }
+        } catch {
+            ErrorReporting.printError(error)
+            throw ExitCode.failure
+        }
         let batch = BatchReversal(
             inputs: inputs, names: OutputNaming.uniqueNames(for: inputs), directory: directory,
-            options: flags.options(reverse: true), verify: verify, verbose: flags.verbose,
+            options: options, verify: verify, verbose: flags.verbose,
             display: ProgressDisplay(style: flags.progress))
         let report: BatchReversal.Report
         do {

@@ -16,7 +16,7 @@ import TestSupport
         var samples: [Int16] = []
         func drain() throws {
             while try decoder.receive(into: frame) == .frame {
-                samples += try resampler.convert(frame)
+                samples += Self.int16(try resampler.convert(frame))
             }
         }
         while try demuxer.readPacket(into: packet) {
@@ -26,8 +26,12 @@ import TestSupport
         }
         _ = try decoder.send(nil)
         try drain()
-        samples += try resampler.flush()
+        samples += Self.int16(try resampler.flush())
         return samples
+    }
+
+    static func int16(_ bytes: UnsafeRawBufferPointer) -> [Int16] {
+        Array(bytes.bindMemory(to: Int16.self))
     }
 
     @Test("equals ffmpeg's decode", arguments: ["mp3-vbrq4-xing-2ch-44100.mp3", "m4a-aac-6ch-48000.m4a",

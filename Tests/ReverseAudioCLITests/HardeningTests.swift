@@ -139,7 +139,8 @@ import Glibc
     @Test("two runs onto one new name without -y: exactly one wins, the other says it exists")
     func concurrentRuns() throws {
         let directory = try TemporaryDirectory()
-        let long = try LongInputs.wav30Seconds()
+        // Long enough (a second or more of decoding) that the two runs overlap.
+        let long = try LongInputs.mp3FourMinutes()
         let output = directory.file("out.wav")
         let results = LockedResults()
         DispatchQueue.concurrentPerform(iterations: 2) { index in

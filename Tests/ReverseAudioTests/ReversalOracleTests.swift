@@ -52,7 +52,7 @@ import TestSupport
         let reversed = try Self.reverse(input, channels: .all, in: directory)
         #expect(reversed.samples == (try FFmpegOracle.reversedSamples(of: input)))
         #expect(reversed.result.decodePasses == 2)
-        #expect(reversed.result.lengthSource == "decode")
+        #expect(reversed.result.lengthSource == .decode)
         #expect(directory.contents == ["all-out.wav"])
     }
 

@@ -8,8 +8,8 @@ import Testing
     final class RecordingSink: ReversedFrameSink {
         var blocks: [(position: Int64, samples: [Int16])] = []
 
-        func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws {
-            blocks.append((frame, Array(samples)))
+        func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+            blocks.append((frame, Array(bytes.bindMemory(to: Int16.self))))
         }
 
         func assembled(channels: Int, totalFrames: Int64) -> [Int16] {
@@ -42,12 +42,12 @@ import Testing
             let sink = RecordingSink()
             // Small batches force many flushes.
             let placement = try ReversePlacement(totalFrames: Int64(shape.frames), blockFrames: shape.block,
-                                                 channels: shape.channels, sink: sink, path: "x", batchBytes: 64)
+                                                 frameBytes: shape.channels * 2, sink: sink, path: "x", batchBytes: 64)
             var start = 0
             while start < shape.frames {
                 let count = min(chunk, shape.frames - start)
                 try input[(start * shape.channels)..<((start + count) * shape.channels)].withUnsafeBufferPointer {
-                    try placement.consume($0, frames: count)
+                    try placement.consume(UnsafeRawBufferPointer($0), frames: count)
                 }
                 start += count
             }
@@ -73,9 +73,9 @@ import Testing
         let input = Self.source(frames: 100, channels: 2)
         for predicted in [Int64(60), Int64(140), 0] {
             let sink = RecordingSink()
-            let placement = try ReversePlacement(totalFrames: predicted, blockFrames: 16, channels: 2, sink: sink,
+            let placement = try ReversePlacement(totalFrames: predicted, blockFrames: 16, frameBytes: 4, sink: sink,
                                                  path: "x", batchBytes: 64)
-            try input.withUnsafeBufferPointer { try placement.consume($0, frames: 100) }
+            try input.withUnsafeBytes { try placement.consume($0, frames: 100) }
             #expect(!placement.isComplete)
             #expect(placement.sourceFrames == 100)
             #expect(sink.blocks.allSatisfy { $0.position >= 0 && $0.position < max(predicted, 1) })
@@ -86,14 +86,14 @@ import Testing
           arguments: [Int.max, 99_999_999_999, 1 << 40])
     func hugeBlocks(_ blockFrames: Int) throws {
         let sink = RecordingSink()
-        let placement = try ReversePlacement(totalFrames: 100, blockFrames: blockFrames, channels: 2, sink: sink, path: "x")
+        let placement = try ReversePlacement(totalFrames: 100, blockFrames: blockFrames, frameBytes: 4, sink: sink, path: "x")
         #expect(placement.blockFrames == 100)
         let long = Int64(ReversePlacement.maximumBlockBytes)  // frames: a block of all of them is 4x the limit
         #expect(throws: ReverseAudioError.self) {
-            try ReversePlacement(totalFrames: long, blockFrames: blockFrames, channels: 2, sink: sink, path: "x")
+            try ReversePlacement(totalFrames: long, blockFrames: blockFrames, frameBytes: 4, sink: sink, path: "x")
         }
         #expect(throws: ReverseAudioError.self) {
-            try ReversePlacement(totalFrames: long, blockFrames: 0, channels: 2, sink: sink, path: "x")
+            try ReversePlacement(totalFrames: long, blockFrames: 0, frameBytes: 4, sink: sink, path: "x")
         }
     }
 }

@@ -70,7 +70,7 @@ import TestSupport
         let output = folder.file("reversed.wav")
         let log = ProgressLog(output: output)
         let info = try AudioInfo.read(from: input)
-        let frames = try await WAVWriter.write(ReversedAudio(url: input, blockFrames: 100, temporaryDirectory: folder.url),
+        let frames = try await AudioFileWriter.write(ReversedAudio(url: input, blockFrames: 100, temporaryDirectory: folder.url),
                                                to: output, totalFrames: info.frames, progress: log.record)
         #expect(frames == info.frames)
         #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
@@ -84,13 +84,13 @@ import TestSupport
     func failures() async throws {
         let folder = try TemporaryDirectory()
         await #expect(throws: ReverseAudioError.self) {
-            try await WAVWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("a.wav"))
+            try await AudioFileWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("a.wav"))
         }
-        let empty = try await WAVWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("b.wav"),
+        let empty = try await AudioFileWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("b.wav"),
                                               format: PCMFormat(sampleRate: 44100, channelCount: 2))
         #expect(empty == 0)
         await #expect(throws: ReverseAudioError.self) {
-            try await WAVWriter.write(DecodedAudio(url: Fixtures.url("bad-text.mp3")), to: folder.file("c.wav"))
+            try await AudioFileWriter.write(DecodedAudio(url: Fixtures.url("bad-text.mp3")), to: folder.file("c.wav"))
         }
         #expect(folder.contents == ["b.wav"])
     }

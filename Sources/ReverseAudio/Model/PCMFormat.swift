@@ -1,20 +1,29 @@
-/// The shape of decoded PCM: what a WAV written from it declares.
+/// The shape of interleaved PCM: sample format, rate and channels.
 public struct PCMFormat: Sendable, Equatable, CustomStringConvertible {
+    public let sampleFormat: SampleFormat
     public let sampleRate: Int
     public let channelCount: Int
     /// FFmpeg's name for the channel layout ("mono", "stereo", "5.1"), when known.
     public let channelLayoutName: String?
 
-    public init(sampleRate: Int, channelCount: Int, channelLayoutName: String? = nil) {
+    public init(sampleFormat: SampleFormat = .s16, sampleRate: Int, channelCount: Int, channelLayoutName: String? = nil) {
+        self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.channelLayoutName = channelLayoutName
     }
 
-    /// Bytes per frame of 16-bit samples.
-    public var bytesPerFrame: Int { 2 * channelCount }
+    /// Bytes per frame (one sample of every channel).
+    public var bytesPerFrame: Int { sampleFormat.bytesPerSample * channelCount }
 
+    /// "44100 Hz, stereo, s16".
     public var description: String {
-        "\(sampleRate) Hz, \(channelLayoutName ?? "\(channelCount) channels"), s16"
+        "\(sampleRate) Hz, \(channelLayoutName ?? "\(channelCount) channels"), \(sampleFormat)"
+    }
+
+    /// The same format with another sample format.
+    func with(sampleFormat: SampleFormat) -> PCMFormat {
+        PCMFormat(sampleFormat: sampleFormat, sampleRate: sampleRate, channelCount: channelCount,
+                  channelLayoutName: channelLayoutName)
     }
 }

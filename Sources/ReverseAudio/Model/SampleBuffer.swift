@@ -1,32 +1,75 @@
-/// A block of interleaved signed 16-bit PCM, as the seed app's `CMSampleBuffer`s carried.
+/// A block of interleaved PCM that carries its format: the seed's `CMSampleBuffer`, in any
+/// sample format.
 public struct SampleBuffer: Sendable, Equatable {
-    /// Interleaved samples: `frameCount × channelCount` values, channel 0 first in each frame.
-    public var samples: [Int16]
-    /// Channels per frame.
-    public let channelCount: Int
-    /// Frames per second.
-    public let sampleRate: Int
+    /// The samples' format, rate and channels.
+    public let format: PCMFormat
+    /// Interleaved samples as bytes in the machine's byte order: `frameCount × format.bytesPerFrame`.
+    public let bytes: [UInt8]
     /// Index of this block's first frame within its stream (the decode, or the reversed output).
     public let position: Int64
 
-    public init(samples: [Int16], channelCount: Int, sampleRate: Int, position: Int64) {
-        precondition(channelCount > 0 && samples.count % channelCount == 0,
-                     "samples must hold whole frames")
-        self.samples = samples
-        self.channelCount = channelCount
-        self.sampleRate = sampleRate
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` unless `bytes` holds whole frames.
+    public init(bytes: [UInt8], format: PCMFormat, position: Int64) throws {
+        guard format.channelCount > 0, bytes.count % format.bytesPerFrame == 0 else {
+            throw ReverseAudioError.invalidOption(
+                "a sample buffer must hold whole frames of \(format.bytesPerFrame) bytes, not \(bytes.count) bytes")
+        }
+        self.format = format
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// A block of signed 16-bit samples.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` unless `samples` holds whole frames.
+    public init(samples: [Int16], channelCount: Int, sampleRate: Int, position: Int64) throws {
+        let format = PCMFormat(sampleFormat: .s16, sampleRate: sampleRate, channelCount: channelCount)
+        try self.init(bytes: samples.withUnsafeBytes { Array($0) }, format: format, position: position)
+    }
+
+    init(copying raw: UnsafeRawBufferPointer, format: PCMFormat, position: Int64) {
+        self.format = format
+        bytes = Array(raw)
         self.position = position
     }
 
     /// Frames (one sample per channel) in this block.
-    public var frameCount: Int { samples.count / channelCount }
-
+    public var frameCount: Int { bytes.count / format.bytesPerFrame }
+    /// Channels per frame.
+    public var channelCount: Int { format.channelCount }
+    /// Frames per second.
+    public var sampleRate: Int { format.sampleRate }
     /// This block's length in seconds.
-    public var duration: Double { Double(frameCount) / Double(sampleRate) }
+    public var duration: Double { Double(frameCount) / Double(format.sampleRate) }
 
-    /// The samples of one channel.
-    public func channel(_ index: Int) -> [Int16] {
-        precondition(index >= 0 && index < channelCount, "channel \(index) out of range")
-        return stride(from: index, to: samples.count, by: channelCount).map { samples[$0] }
+    /// The interleaved samples of an `s16` block; empty for other formats (see ``values(as:)``).
+    public var samples: [Int16] { (try? values(as: Int16.self)) ?? [] }
+
+    /// The interleaved samples as `type`, which must match the format: `UInt8` for u8, `Int16`
+    /// for s16, `Int32` for s24 and s32, `Float` for f32, `Double` for f64.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when `type` does not match.
+    public func values<Sample: BinaryInteger & Sendable>(as type: Sample.Type) throws -> [Sample] {
+        try checkSize(MemoryLayout<Sample>.size, isFloat: false)
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Sample.self)) }
+    }
+
+    /// The interleaved samples of an f32 or f64 block.
+    public func values<Sample: BinaryFloatingPoint & Sendable>(as type: Sample.Type) throws -> [Sample] {
+        try checkSize(MemoryLayout<Sample>.size, isFloat: true)
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Sample.self)) }
+    }
+
+    /// The samples of one channel, as `values(as:)` gives them.
+    public func channel(_ index: Int) throws -> [Int16] {
+        guard index >= 0 && index < channelCount else {
+            throw ReverseAudioError.invalidOption("channel \(index) out of range (0..<\(channelCount))")
+        }
+        let all = try values(as: Int16.self)
+        return stride(from: index, to: all.count, by: channelCount).map { all[$0] }
+    }
+
+    private func checkSize(_ size: Int, isFloat: Bool) throws {
+        guard size == format.sampleFormat.bytesPerSample, isFloat == format.sampleFormat.isFloat else {
+            throw ReverseAudioError.invalidOption("a \(format.sampleFormat) buffer cannot be read as \(size)-byte \(isFloat ? "floats" : "integers")")
+        }
     }
 }

@@ -1,7 +1,8 @@
 import FFmpeg
 import Foundation
 
-/// Converts any supported audio file to a 16-bit WAV, forwards or reversed.
+/// Converts any supported audio file to WAV, AIFF, CAF, FLAC, M4A, MP3 or AAC, forwards or
+/// reversed: the one way this library writes a file from another.
 ///
 /// ```swift
 /// let result = try await AudioConverter.convert(
@@ -10,11 +11,13 @@ import Foundation
 /// ```
 ///
 /// A reversal decodes the input once, forwards and continuously (so lossy codecs decode exactly
-/// as `ffmpeg -af areverse` sees them), and writes each reversed block straight to its mirrored
-/// place in the output. Memory does not grow with the input's length and no temporary files are
-/// used besides the output itself, written under a temporary name and renamed when complete.
+/// as `ffmpeg -af areverse` sees them). Into a PCM file (WAV, AIFF, CAF) each reversed block is
+/// written straight to its mirrored place: memory does not grow with the input's length and no
+/// temporary file is used. Into an encoded file (FLAC, M4A, MP3, AAC) or a pipe, the reversed
+/// samples are first placed in a temporary file beside the output (as big as the raw audio,
+/// removed in every case) and then encoded forwards.
 public enum AudioConverter {
-    /// Converts `input` to a WAV at `output`.
+    /// Converts `input` to `output`.
     ///
     /// Runs on its own thread; cancelling the calling task stops the work within one packet,
     /// removes the partial output and throws `CancellationError`.
@@ -36,129 +39,140 @@ public enum AudioConverter {
             throw ReverseAudioError.invalidOption("block size must be at least 1 frame, not \(blockFrames)")
         }
         try AudioSource.checkReadableFile(at: input)
-        // Fail on an unusable output before spending time decoding.
+        // Fail on an unusable output or format before spending time decoding.
         let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
-        let predicted = FrameCounter.count(url: input, isCancelled: cancellation.check)
+        let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
+        // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
+        let predicted = options.sampleRate == nil ? FrameCounter.count(url: input, isCancelled: cancellation.check) : nil
         if cancellation.isCancelled { throw CancellationError() }
         let source = try AudioSource(url: input, isCancelled: cancellation.check)
+        let job = Job(source: source, output: output, outputFormat: outputFormat, options: options,
+                      predicted: predicted, cancellation: cancellation)
+        // Checked now, not when the first samples arrive: a format the codec cannot hold.
+        let probe = try job.makeDecoder(source)
+        _ = try EncoderPlan(format: probe.format, outputFormat: outputFormat, source: job.sourceDescription,
+                            path: output.displayPath)
         let result: ConversionResult
-        if options.reverse && destination.isSeekable {
-            result = try reverse(source, to: output, options: options, predicted: predicted,
-                                 cancellation: cancellation, progress: reporter)
-        } else if options.reverse {
-            result = try reverseThroughTemporaryFile(source, to: output, options: options, predicted: predicted,
-                                                     cancellation: cancellation, progress: reporter)
+        if !options.reverse {
+            result = try job.forward(probe, progress: reporter)
+        } else if outputFormat.resolvedCodec(inputIsLossless: !source.parameters.isLossy) == .pcm && destination.isSeekable {
+            result = try job.reverseInPlace(progress: reporter)
         } else {
-            result = try forward(source, to: output, options: options, predicted: predicted,
-                                 cancellation: cancellation, progress: reporter)
+            let folder = destination.isSeekable ? destination.target.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+            result = try job.reverseThroughTemporaryFile(in: folder, progress: reporter)
         }
         reporter.complete()
         return result
     }
 
-    private static func forward(_ source: AudioSource, to output: URL, options: ConversionOptions,
-                                predicted: (frames: Int64, source: FrameCounter.Source)?, cancellation: CancellationFlag,
-                                progress: ProgressReporter) throws -> ConversionResult {
-        let expected = predicted?.frames
-        let decoder = try PCMDecoder(source: source, channels: options.channels, isCancelled: cancellation.check)
-        var writer: WAVWriter?
-        do {
-            while try decoder.readChunk({ samples, channels in
-                if writer == nil {
-                    writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: expected)
-                }
-                try writer!.append(samples, frames: samples.count / channels)
-                if let expected, expected > 0 { progress.update(Double(decoder.framesDecoded) / Double(expected)) }
-            }) {}
-            if writer == nil {
-                writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
-            }
-            try writer!.finish()
-        } catch {
-            writer?.cancel()
-            throw error
+    /// One conversion's inputs and the steps that share them.
+    private struct Job {
+        let source: AudioSource
+        let output: URL
+        let outputFormat: OutputFormat
+        let options: ConversionOptions
+        let predicted: (frames: Int64, source: LengthSource)?
+        let cancellation: CancellationFlag
+
+        var sourceDescription: AudioFileWriter.SourceDescription {
+            AudioFileWriter.SourceDescription(codecName: source.parameters.codecName, isLossless: !source.parameters.isLossy,
+                                              bitRate: source.parameters.bitRate ?? source.demuxer.bitRate)
         }
-        return ConversionResult(
-            input: source.url, output: output, source: source.info(frames: decoder.framesDecoded),
-            format: decoder.format, frames: decoder.framesDecoded,
-            blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0, reversed: false,
-            warnings: warnings(decoder, predicted: expected), lengthSource: predicted?.source.rawValue ?? "decode",
-            predictedFrames: expected, decodePasses: 1, temporaryBytes: 0)
-    }
 
-    /// Reverses with the predicted length; if the input decodes to another length (its container
-    /// lied), decodes it again knowing the true length.
-    private static func reverse(_ source: AudioSource, to output: URL, options: ConversionOptions,
-                                predicted: (frames: Int64, source: FrameCounter.Source)?,
-                                cancellation: CancellationFlag, progress: ProgressReporter) throws -> ConversionResult {
-        let reversal = MirroredReversal<WAVWriter>(
-            channels: options.channels, blockFrames: options.blockFrames, isCancelled: cancellation.check,
-            makeSink: { decoder, totalFrames in
-                try makeWriter(for: decoder, at: output, options: options, expectedFrames: totalFrames)
-            },
-            discard: { $0.cancel() })
-        let outcome = try reversal.run(source, predicted: predicted, progress: progress.update)
-        let decoder = outcome.decoder
-        let writer = try outcome.sink ?? makeWriter(for: decoder, at: output, options: options, expectedFrames: 0)
-        try writer.finish()
-        return ConversionResult(
-            input: source.url, output: output, source: source.info(frames: outcome.frames),
-            format: decoder.format, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
-            reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: outcome.lengthSource,
-            predictedFrames: predicted?.frames, decodePasses: outcome.passes, temporaryBytes: 0)
-    }
+        func makeDecoder(_ source: AudioSource) throws -> PCMDecoder {
+            try PCMDecoder(source: source, channels: options.channels, sampleFormat: options.sampleFormat,
+                           sampleRate: options.sampleRate, isCancelled: cancellation.check)
+        }
 
-    /// Reverses for an output that cannot be written out of order (a pipe, a device): the
-    /// reversed frames are placed in a temporary file first, then written out forwards.
-    private static func reverseThroughTemporaryFile(
-        _ source: AudioSource, to output: URL, options: ConversionOptions,
-        predicted: (frames: Int64, source: FrameCounter.Source)?,
-        cancellation: CancellationFlag, progress: ProgressReporter
-    ) throws -> ConversionResult {
-        let reversal = MirroredReversal<TemporaryPCMFile>(
-            channels: options.channels, blockFrames: options.blockFrames, isCancelled: cancellation.check,
-            makeSink: { decoder, _ in
-                try TemporaryPCMFile(in: FileManager.default.temporaryDirectory, bytesPerFrame: decoder.format.bytesPerFrame)
-            },
-            discard: { _ in })
-        let outcome = try reversal.run(source, predicted: predicted, progress: progress.stage(from: 0, to: 0.8))
-        let decoder = outcome.decoder
-        let writer = try makeWriter(for: decoder, at: output, options: options, expectedFrames: outcome.frames)
-        let copying = progress.stage(from: 0.8, to: 1)
-        var frame: Int64 = 0
-        do {
-            while let store = outcome.sink, frame < outcome.frames {
-                if cancellation.isCancelled { throw CancellationError() }
-                let count = Int(min(1 << 16, outcome.frames - frame))
-                try store.read(frames: count, at: frame).withUnsafeBufferPointer { samples in
-                    try writer.append(samples, frames: count)
-                }
-                frame += Int64(count)
-                copying(Double(frame) / Double(outcome.frames))
+        func makeWriter(for decoder: PCMDecoder, expectedFrames: Int64?) throws -> AudioFileWriter {
+            try AudioFileWriter(url: output, format: decoder.format, outputFormat: outputFormat,
+                                channelLayout: decoder.outputChannelLayout, source: sourceDescription,
+                                overwrite: options.overwrite, inputs: [decoder.url], expectedFrames: expectedFrames)
+        }
+
+        func forward(_ decoder: PCMDecoder, progress: ProgressReporter) throws -> ConversionResult {
+            let expected = predicted?.frames
+            var writer: AudioFileWriter?
+            do {
+                while try decoder.readChunk({ bytes, frames in
+                    if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: expected) }
+                    try writer!.append(bytes, frames: frames)
+                    if let expected, expected > 0 { progress.update(Double(decoder.framesDecoded) / Double(expected)) }
+                }) {}
+                if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: 0) }
+                try writer!.finish()
+            } catch {
+                writer?.cancel()
+                throw error
             }
+            return result(decoder, writer: writer!, frames: decoder.framesDecoded,
+                          blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0,
+                          reversed: false, lengthSource: predicted?.source ?? .decode, passes: 1, temporaryBytes: 0)
+        }
+
+        /// Reverses straight into a PCM file at mirrored positions; if the input decodes to
+        /// another length than predicted (its container lied), decodes it again knowing the
+        /// true length.
+        func reverseInPlace(progress: ProgressReporter) throws -> ConversionResult {
+            let reversal = MirroredReversal<AudioFileWriter>(
+                blockFrames: options.blockFrames, isCancelled: cancellation.check,
+                makeDecoder: makeDecoder,
+                makeSink: { decoder, totalFrames in try makeWriter(for: decoder, expectedFrames: totalFrames) },
+                discard: { $0.cancel() })
+            let outcome = try reversal.run(source, predicted: predicted, progress: progress.update)
+            let writer = try outcome.sink ?? makeWriter(for: outcome.decoder, expectedFrames: 0)
             try writer.finish()
-        } catch {
-            writer.cancel()
-            throw error
+            return result(outcome.decoder, writer: writer, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
+                          reversed: true, lengthSource: outcome.lengthSource, passes: outcome.passes, temporaryBytes: 0)
         }
-        return ConversionResult(
-            input: source.url, output: output, source: source.info(frames: outcome.frames),
-            format: decoder.format, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
-            reversed: true, warnings: warnings(decoder, predicted: predicted?.frames), lengthSource: outcome.lengthSource,
-            predictedFrames: predicted?.frames, decodePasses: outcome.passes,
-            temporaryBytes: outcome.sink?.size ?? 0)
-    }
 
-    /// The decoder's warnings, or, when it had none, a note that the container misstated the length.
-    private static func warnings(_ decoder: PCMDecoder, predicted: Int64?) -> [String] {
-        let own = decoder.warnings
-        guard own.isEmpty, let predicted, predicted != decoder.framesDecoded else { return own }
-        return ["the file declares \(predicted) frames but decodes to \(decoder.framesDecoded); the decoded length was used"]
-    }
+        /// Reverses for an output that cannot be written out of order (an encoded file, a pipe):
+        /// the reversed frames are placed in a temporary file in `folder` first, then written
+        /// out forwards.
+        func reverseThroughTemporaryFile(in folder: URL, progress: ProgressReporter) throws -> ConversionResult {
+            let reversal = MirroredReversal<TemporaryPCMFile>(
+                blockFrames: options.blockFrames, isCancelled: cancellation.check,
+                makeDecoder: makeDecoder,
+                makeSink: { decoder, _ in try TemporaryPCMFile(in: folder, bytesPerFrame: decoder.format.bytesPerFrame) },
+                discard: { _ in })  // a temporary file vanishes when released
+            let outcome = try reversal.run(source, predicted: predicted, progress: progress.stage(from: 0, to: 0.6))
+            let writer = try makeWriter(for: outcome.decoder, expectedFrames: outcome.frames)
+            let encoding = progress.stage(from: 0.6, to: 1)
+            var frame: Int64 = 0
+            do {
+                while let store = outcome.sink, frame < outcome.frames {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    let count = Int(min(1 << 16, outcome.frames - frame))
+                    try store.read(frames: count, at: frame).withUnsafeBytes { try writer.append($0, frames: count) }
+                    frame += Int64(count)
+                    encoding(Double(frame) / Double(outcome.frames))
+                }
+                try writer.finish()
+            } catch {
+                writer.cancel()
+                throw error
+            }
+            return result(outcome.decoder, writer: writer, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
+                          reversed: true, lengthSource: outcome.lengthSource, passes: outcome.passes,
+                          temporaryBytes: outcome.sink?.size ?? 0)
+        }
 
-    private static func makeWriter(for decoder: PCMDecoder, at output: URL, options: ConversionOptions,
-                                   expectedFrames: Int64?) throws -> WAVWriter {
-        try WAVWriter(url: output, sampleRate: decoder.format.sampleRate, channelLayout: decoder.outputChannelLayout,
-                      overwrite: options.overwrite, inputs: [decoder.url], expectedFrames: expectedFrames)
+        private func result(_ decoder: PCMDecoder, writer: AudioFileWriter, frames: Int64, blockFrames: Int, reversed: Bool,
+                            lengthSource: LengthSource, passes: Int, temporaryBytes: Int64) -> ConversionResult {
+            ConversionResult(
+                input: source.url, output: output, source: source.info(frames: frames), format: decoder.format,
+                outputFormat: outputFormat, codec: writer.codec, frames: frames, blockFrames: blockFrames,
+                reversed: reversed, conversions: decoder.conversions + writer.conversions,
+                warnings: warnings(decoder), lengthSource: lengthSource, predictedFrames: predicted?.frames,
+                decodePasses: passes, temporaryBytes: temporaryBytes)
+        }
+
+        /// The decoder's warnings, or, when it had none, a note that the container misstated the length.
+        private func warnings(_ decoder: PCMDecoder) -> [String] {
+            let own = decoder.warnings
+            guard own.isEmpty, let predicted = predicted?.frames, predicted != decoder.framesDecoded,
+                  decoder.format.sampleRate == source.parameters.sampleRate else { return own }
+            return ["the file declares \(predicted) frames but decodes to \(decoder.framesDecoded); the decoded length was used"]
+        }
     }
 }

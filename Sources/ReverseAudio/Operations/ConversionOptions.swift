@@ -1,4 +1,4 @@
-/// How a file is converted to WAV.
+/// How a file is converted.
 public struct ConversionOptions: Sendable, Equatable {
     /// Which channels to keep.
     public var channels: ChannelSelection
@@ -8,12 +8,22 @@ public struct ConversionOptions: Sendable, Equatable {
     public var blockFrames: Int?
     /// Replace an existing output file (never the input).
     public var overwrite: Bool
+    /// The sample format to write; nil keeps the input's own (24-bit stays 24-bit, float stays float).
+    public var sampleFormat: SampleFormat?
+    /// The sample rate to write (swresample converts, as `ffmpeg -ar`); nil keeps the input's.
+    public var sampleRate: Int?
+    /// The container and codec; nil picks them from the output's extension.
+    public var outputFormat: OutputFormat?
 
     public init(channels: ChannelSelection = .all, reverse: Bool = false, blockFrames: Int? = nil,
-                overwrite: Bool = false) {
+                overwrite: Bool = false, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
+                outputFormat: OutputFormat? = nil) {
         self.channels = channels
         self.reverse = reverse
         self.blockFrames = blockFrames
         self.overwrite = overwrite
+        self.sampleFormat = sampleFormat
+        self.sampleRate = sampleRate
+        self.outputFormat = outputFormat
     }
 }

@@ -6,22 +6,29 @@ public struct ConversionResult: Sendable {
     public let output: URL
     /// The input's description; `frames` is the number of frames actually decoded.
     public let source: AudioInfo
-    /// The PCM shape of the output.
+    /// The PCM written (before encoding): sample format, rate, channels.
     public let format: PCMFormat
+    /// The container and codec written.
+    public let outputFormat: OutputFormat
+    /// The codec written (for `.m4a`, the automatic choice resolved).
+    public let codec: OutputFormat.Codec
     /// Frames written.
     public let frames: Int64
     /// Frames per block written.
     public let blockFrames: Int
     public let reversed: Bool
+    /// What was changed on the way (sample format, rate, channels), one phrase each; empty when
+    /// the samples are written as the input holds them.
+    public let conversions: [String]
     /// Problems that did not stop the conversion (skipped packets, a truncated input).
     public let warnings: [String]
-    /// How the output length was known before writing: "container", "packets", or "decode"
-    /// when the stated length was wrong and the input had to be decoded a second time.
-    public let lengthSource: String
+    /// How the output length was known before writing.
+    public let lengthSource: LengthSource
     /// The length predicted before decoding (nil when nothing predicted it).
     public let predictedFrames: Int64?
     /// Times the input was decoded (2 only when its container misstated its length).
     public let decodePasses: Int
-    /// Temporary disk space used besides the output itself (a reversal needs none).
+    /// Temporary disk space used besides the output itself: 0 for a reversal into PCM, the raw
+    /// reversed audio for an encoded output or a pipe (removed before returning).
     public let temporaryBytes: Int64
 }

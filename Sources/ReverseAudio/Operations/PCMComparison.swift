@@ -7,7 +7,7 @@ enum PCMComparison {
     static func firstDifference(_ a: PCMDecoder, _ b: PCMDecoder) throws -> String? {
         var left = Cursor(decoder: a)
         var right = Cursor(decoder: b)
-        var sample: Int64 = 0
+        var offset: Int64 = 0
         while true {
             let leftHas = try left.fill()
             let rightHas = try right.fill()
@@ -17,31 +17,31 @@ enum PCMComparison {
                 try right.drain()
                 return "lengths differ: \(a.framesDecoded) frames against \(b.framesDecoded)"
             }
-            let channels = a.format.channelCount
-            if channels != b.format.channelCount || a.format.sampleRate != b.format.sampleRate {
+            let format = a.format
+            if format != b.format.withLayoutName(format.channelLayoutName) {
                 return "formats differ: \(a.format) against \(b.format)"
             }
             let count = min(left.remaining, right.remaining)
-            for index in 0..<count where left.samples[left.index + index] != right.samples[right.index + index] {
-                let at = sample + Int64(index)
-                return "first difference at frame \(at / Int64(channels)), channel \(at % Int64(channels)): "
-                    + "\(left.samples[left.index + index]) against \(right.samples[right.index + index])"
+            for index in 0..<count where left.bytes[left.index + index] != right.bytes[right.index + index] {
+                let sample = (offset + Int64(index)) / Int64(format.sampleFormat.bytesPerSample)
+                let channels = Int64(format.channelCount)
+                return "first difference at frame \(sample / channels), channel \(sample % channels)"
             }
             left.index += count
             right.index += count
-            sample += Int64(count)
+            offset += Int64(count)
         }
     }
 
     private struct Cursor {
         let decoder: PCMDecoder
-        var samples: [Int16] = []
+        var bytes: [UInt8] = []
         var index = 0
         var ended = false
 
-        var remaining: Int { samples.count - index }
+        var remaining: Int { bytes.count - index }
 
-        /// Makes sure some samples are waiting; false when the decode has ended.
+        /// Makes sure some bytes are waiting; false when the decode has ended.
         mutating func fill() throws -> Bool {
             while remaining == 0 {
                 if ended { return false }
@@ -49,7 +49,7 @@ enum PCMComparison {
                     ended = true
                     return false
                 }
-                samples = block.samples
+                bytes = block.bytes
                 index = 0
             }
             return true
@@ -60,5 +60,12 @@ enum PCMComparison {
             while try decoder.read() != nil {}
             ended = true
         }
+    }
+}
+
+private extension PCMFormat {
+    /// The same format named by `name`: a layout's name is not part of the samples.
+    func withLayoutName(_ name: String?) -> PCMFormat {
+        PCMFormat(sampleFormat: sampleFormat, sampleRate: sampleRate, channelCount: channelCount, channelLayoutName: name)
     }
 }

@@ -18,11 +18,14 @@ public enum RoundTrip {
         public var verified: Bool { mismatch == nil }
     }
 
-    /// The seed's output names for `input`: `NAME-REVERSED.wav` and `NAME-REVERSED-REVERSED.wav`.
+    /// The seed's output names for `input`: `NAME-REVERSED.wav` and `NAME-REVERSED-REVERSED.wav`
+    /// (with the container's extension for another format).
     /// - Parameter name: the NAME to use instead of the input's file name without extension.
-    public static func outputNames(for input: URL, name: String? = nil) -> (reversed: String, reversedReversed: String) {
+    public static func outputNames(for input: URL, name: String? = nil,
+                                   container: OutputFormat.Container = .wav) -> (reversed: String, reversedReversed: String) {
         let base = name ?? input.deletingPathExtension().lastPathComponent
-        return ("\(base)-REVERSED.wav", "\(base)-REVERSED-REVERSED.wav")
+        let ext = container.rawValue
+        return ("\(base)-REVERSED.\(ext)", "\(base)-REVERSED-REVERSED.\(ext)")
     }
 
     /// Reverses `input` into `directory`, reverses that again, and compares.
@@ -40,7 +43,7 @@ public enum RoundTrip {
     /// The blocking form of ``run(_:into:name:options:progress:)``.
     public static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
                            cancellation: CancellationFlag, progress: ProgressHandler?) throws -> Report {
-        let names = outputNames(for: input, name: name)
+        let names = outputNames(for: input, name: name, container: options.outputFormat?.container ?? .wav)
         let reporter = ProgressReporter(progress)
         var reverseOptions = options
         reverseOptions.reverse = true
@@ -64,13 +67,18 @@ public enum RoundTrip {
         secondOptions.reverse = true
         // The reversed file already holds only the chosen channels.
         secondOptions.channels = .all
+        secondOptions.sampleFormat = nil
+        secondOptions.sampleRate = nil
         // Same blocks as the first reversal (an empty input has none to copy).
         secondOptions.blockFrames = options.blockFrames ?? (reversed.blockFrames > 0 ? reversed.blockFrames : nil)
         let reversedReversed = try AudioConverter.convert(
             reversed.output, to: reversedReversedURL, options: secondOptions,
             cancellation: cancellation, progress: { progress(0.8 * $0) })
-        let originalDecode = try PCMDecoder(url: original, channels: options.channels, isCancelled: cancellation.check)
-        let roundTrip = try PCMDecoder(url: reversedReversedURL, channels: .all, isCancelled: cancellation.check)
+        let originalDecode = try PCMDecoder(url: original, channels: options.channels, sampleFormat: options.sampleFormat,
+                                            sampleRate: options.sampleRate, isCancelled: cancellation.check)
+        // The round trip holds the chosen sample format and rate already.
+        let roundTrip = try PCMDecoder(url: reversedReversedURL, channels: .all, sampleFormat: reversedReversed.format.sampleFormat,
+                                       isCancelled: cancellation.check)
         let mismatch = try PCMComparison.firstDifference(roundTrip, originalDecode)
         progress(1)
         return Report(input: original, reversed: reversed, reversedReversed: reversedReversed, mismatch: mismatch)

@@ -13,17 +13,12 @@ import Foundation
 /// timestamp, and the last packet is measured by decoding it alone. The count is a prediction;
 /// callers that depend on it verify it.
 enum FrameCounter {
-    /// Where a count came from.
-    enum Source: String, Sendable {
-        case container, packets
-    }
-
     /// The predicted frame count of the best audio stream of `url`, or nil.
     ///
     /// Opens its own demuxer and closes it before returning: call it before opening the file for
     /// decoding, so that two copies of a large index (an hour of MP4 is megabytes of sample
     /// table) are never held at once.
-    static func count(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) -> (frames: Int64, source: Source)? {
+    static func count(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) -> (frames: Int64, source: LengthSource)? {
         guard let demuxer = try? Demuxer(path: url.path, isCancelled: isCancelled),
               let streamIndex = try? demuxer.bestAudioStreamIndex() else { return nil }
         let parameters = demuxer.audioStream(at: streamIndex)

@@ -1,12 +1,14 @@
 import FFmpeg
 import Foundation
 
-/// Decodes a file's best audio stream to interleaved signed 16-bit PCM, block by block.
+/// Decodes a file's best audio stream to interleaved PCM, block by block, in the stream's own
+/// sample format or one you choose.
 ///
-/// The samples equal `ffmpeg -i FILE -f s16le -acodec pcm_s16le -` byte for byte (with
-/// ``ChannelSelection/mix``, `ffmpeg -ac 1`): the same demuxer, decoder, gapless trimming and
-/// swresample conversion at default options. Each block is one decoded frame, so memory stays
-/// flat however long the file is.
+/// With the default `.s16` the samples equal `ffmpeg -i FILE -f s16le -acodec pcm_s16le -`
+/// byte for byte (with ``ChannelSelection/mix``, `ffmpeg -ac 1`): the same demuxer, decoder,
+/// gapless trimming and swresample conversion at default options. With `sampleFormat: nil` the
+/// samples are the decoder's own (24-bit FLAC stays 24-bit, MP3 stays 32-bit float), only
+/// interleaved. Each block is one decoded frame, so memory stays flat however long the file is.
 ///
 /// ```swift
 /// let decoder = try PCMDecoder(url: url, channels: .all)
@@ -22,23 +24,19 @@ public final class PCMDecoder {
     /// The channels this decoder delivers.
     public let channels: ChannelSelection
 
-    private let source: AudioSource
-    private let packet: Packet
-    private let frame: Frame
+    let source: AudioSource
+    private let frames: FrameSource
     private let resampler: Resampler
     private let isCancelled: @Sendable () -> Bool
-    private var extractionBuffer: [Int16] = []
-    private var state = State.reading
-    private var firstFrameCount: Int?
-    private var skippedPackets = 0
-    private var firstSkipReason: String?
-    private var readFailure: String?
-    /// The decoder refused `packet` until its output is taken: offer it again before reading on.
-    private var packetWaiting = false
-
-    private enum State {
-        case reading, draining, flushingResampler, finished
-    }
+    /// The stream's own sample format, and the one delivered.
+    public let sourceSampleFormat: SampleFormat
+    private let outputSampleFormat: SampleFormat
+    /// Samples converted to s24 from a wider source keep only their top 24 bits, as FFmpeg's
+    /// 24-bit PCM encoders do; a source of 24 bits or fewer already has them.
+    private let truncatesTo24Bits: Bool
+    private var extractionBuffer: UnsafeMutableRawPointer?
+    private var extractionCapacity = 0
+    private var flushed = false
 
     /// Frames delivered so far.
     public private(set) var framesDecoded: Int64 = 0
@@ -46,15 +44,18 @@ public final class PCMDecoder {
     /// Opens `url` and prepares to decode its best audio stream.
     /// - Parameters:
     ///   - channels: which channels to deliver.
+    ///   - sampleFormat: the sample format to deliver; nil keeps the stream's own.
+    ///   - sampleRate: the rate to deliver (swresample converts, as `ffmpeg -ar`); nil keeps the stream's.
     ///   - isCancelled: polled between packets (and by FFmpeg during blocking I/O); when it
     ///     returns true, ``read()`` throws `CancellationError`.
-    public convenience init(url: URL, channels: ChannelSelection = .all,
-                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
+    public convenience init(url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16,
+                            sampleRate: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         try self.init(source: AudioSource(url: url, isCancelled: isCancelled), channels: channels,
-                      isCancelled: isCancelled)
+                      sampleFormat: sampleFormat, sampleRate: sampleRate, isCancelled: isCancelled)
     }
 
-    init(source: AudioSource, channels: ChannelSelection, isCancelled: @escaping @Sendable () -> Bool) throws {
+    init(source: AudioSource, channels: ChannelSelection, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
+         isCancelled: @escaping @Sendable () -> Bool) throws {
         self.url = source.url
         self.source = source
         self.channels = channels
@@ -63,29 +64,57 @@ public final class PCMDecoder {
         if let index = channels.extractedChannel, index >= channelCount {
             throw ReverseAudioError.channelOutOfRange(path: source.url.displayPath, channel: index, channelCount: channelCount)
         }
-        packet = try Packet()
-        frame = try Frame()
-        resampler = Resampler(channels: channels == .mix ? .mixedToMono : .unchanged)
+        if let sampleRate, sampleRate < 1 || sampleRate > 768_000 {
+            throw ReverseAudioError.invalidOption("sample rate must be between 1 and 768000 Hz, not \(sampleRate)")
+        }
+        sourceSampleFormat = PCMDecoder.nativeFormat(of: source.decoder)
+        outputSampleFormat = sampleFormat ?? sourceSampleFormat
+        truncatesTo24Bits = outputSampleFormat == .s24 && ![.u8, .s16, .s24].contains(sourceSampleFormat)
+        frames = try FrameSource(source: source, isCancelled: isCancelled)
+        resampler = Resampler(channels: channels == .mix ? .mixedToMono : .unchanged,
+                              type: PCMDecoder.sampleType(of: outputSampleFormat), sampleRate: sampleRate)
     }
+
+    deinit { extractionBuffer?.deallocate() }
 
     /// The file's description. `frames` is left nil here: ``AudioInfo/read(from:)`` counts them.
     public var info: AudioInfo { source.info(frames: nil) }
 
-    /// The PCM this decoder delivers. The sample rate is the stream's; if the first decoded
-    /// frame disagrees with the container, the decoded rate wins once decoding has started.
+    /// The PCM this decoder delivers. The sample rate is the stream's (or the requested one);
+    /// if the first decoded frame disagrees with the container, the decoded rate wins once
+    /// decoding has started.
     public var format: PCMFormat {
         let rate = resampler.outputSampleRate > 0 ? resampler.outputSampleRate : source.parameters.sampleRate
         switch channels {
         case .all:
-            let layout = resampler.outputChannelLayout ?? ChannelLayout(defaultFor: source.parameters.channelCount)
-            return PCMFormat(sampleRate: rate, channelCount: layout.channelCount,
+            let layout = outputChannelLayout
+            return PCMFormat(sampleFormat: outputSampleFormat, sampleRate: rate, channelCount: layout.channelCount,
                              channelLayoutName: source.parameters.channelLayoutName ?? layout.name)
         case .first, .mix, .channel:
-            return PCMFormat(sampleRate: rate, channelCount: 1, channelLayoutName: "mono")
+            return PCMFormat(sampleFormat: outputSampleFormat, sampleRate: rate, channelCount: 1, channelLayoutName: "mono")
         }
     }
 
-    /// The layout a WAV of this decoder's output declares.
+    /// What the decoder changes on the way from the stream to ``format``, one phrase each
+    /// ("sample format f32 → s16"); empty when the samples are the stream's own.
+    public var conversions: [String] {
+        var result: [String] = []
+        if outputSampleFormat != sourceSampleFormat {
+            result.append("sample format \(sourceSampleFormat) → \(outputSampleFormat)")
+        }
+        let rate = format.sampleRate
+        if rate != source.parameters.sampleRate {
+            result.append("sample rate \(source.parameters.sampleRate) → \(rate) Hz")
+        }
+        switch channels {
+        case .all: break
+        case .mix: result.append("\(source.parameters.channelCount) channels mixed to 1")
+        case .first, .channel: result.append("channel \(channels.extractedChannel ?? 0) of \(source.parameters.channelCount) only")
+        }
+        return result
+    }
+
+    /// The layout a file written from this decoder's output declares.
     var outputChannelLayout: ChannelLayout {
         guard channels == .all else { return ChannelLayout.mono() }
         return resampler.outputChannelLayout ?? ChannelLayout(defaultFor: source.parameters.channelCount)
@@ -95,31 +124,33 @@ public final class PCMDecoder {
     /// gapless trimming shortens it (an MP3's first frame is 1152 frames even though only 47
     /// survive the encoder-delay trim). Nil until the first block has been read.
     public var firstBufferFrameCount: Int? {
-        firstFrameCount.map { max($0, source.decoder.frameSize) }
+        frames.firstFrameCount.map { max($0, source.decoder.frameSize) }
     }
 
     /// Problems met so far that did not stop decoding (skipped packets, a truncated file),
     /// one sentence each, as the `ffmpeg` CLI would have logged them.
     public var warnings: [String] {
         var result: [String] = []
-        if skippedPackets > 0 {
-            result.append("skipped \(skippedPackets) packet\(skippedPackets == 1 ? "" : "s") FFmpeg could not decode (\(firstSkipReason ?? "invalid data"))")
+        let skipped = frames.skippedPackets
+        if skipped > 0 {
+            result.append("skipped \(skipped) packet\(skipped == 1 ? "" : "s") FFmpeg could not decode (\(frames.firstSkipReason ?? "invalid data"))")
         }
-        if let readFailure {
+        if let readFailure = frames.readFailure {
             result.append("reading stopped early: \(readFailure); decoded what came before")
         }
         // Some containers over-state by up to a packet (ALAC in CAF): only a real shortfall counts,
         // and only against a stated length, not one FFmpeg guessed from the bit rate.
-        if state == .finished, let stated = source.parameters.statedDurationSamples,
+        let rate = source.parameters.sampleRate
+        let decodedAtSourceRate = format.sampleRate == rate ? framesDecoded : framesDecoded * Int64(rate) / Int64(format.sampleRate)
+        if flushed, let stated = source.parameters.statedDurationSamples,
            !source.demuxer.durationIsEstimatedFromBitRate,
-           source.parameters.sampleRate == format.sampleRate,
-           stated - framesDecoded > max(stated / 20, 8192) {
-            let decoded = String(format: "%.2f", Double(framesDecoded) / Double(format.sampleRate))
-            let declared = String(format: "%.2f", Double(stated) / Double(format.sampleRate))
+           stated - decodedAtSourceRate > max(stated / 20, 8192) {
+            let decoded = String(format: "%.2f", Double(decodedAtSourceRate) / Double(rate))
+            let declared = String(format: "%.2f", Double(stated) / Double(rate))
             // Damage at the end (a cut-off packet, a failed read) means the file lost its tail;
-            // a clean decode that is shorter means the header overstates the length.
-            // FLAC frames carry a checksum, so a cut-off FLAC always ends in a damaged frame.
-            if skippedPackets > 0 || readFailure != nil {
+            // a clean decode that is shorter means the header overstates the length. FLAC frames
+            // carry a checksum, so a cut-off FLAC always ends in a damaged frame.
+            if skipped > 0 || frames.readFailure != nil {
                 result.append("decoded \(decoded) s of the \(declared) s the file declares: it looks truncated")
             } else if source.parameters.isFLAC {
                 result.append("the header declares \(declared) s but the stream holds \(decoded) s, every frame intact: the header is wrong; the decoded length was used")
@@ -127,7 +158,7 @@ public final class PCMDecoder {
                 result.append("decoded \(decoded) s of the \(declared) s the header declares: the file is truncated or its header overstates the length")
             }
         }
-        if state == .finished, framesDecoded == 0 {
+        if flushed, framesDecoded == 0 {
             result.append("the file holds no audio samples")
         }
         return result
@@ -137,133 +168,98 @@ public final class PCMDecoder {
     public func read() throws -> SampleBuffer? {
         var block: SampleBuffer?
         let position = framesDecoded
-        _ = try readChunk { [resampler] samples, channelCount in
-            // The rate is known once a frame has been converted: no need to rebuild `format`.
-            block = SampleBuffer(samples: Array(samples), channelCount: channelCount,
-                                 sampleRate: resampler.outputSampleRate, position: position)
+        _ = try readChunk { bytes, _ in
+            block = SampleBuffer(copying: bytes, format: format, position: position)
         }
         return block
     }
 
     /// Decodes the next non-empty chunk and hands it to `body` without copying: interleaved
-    /// samples valid only during the call, and the channel count.
+    /// bytes valid only during the call, and the frame count.
     /// - Returns: false at the end of the audio (and `body` was not called).
-    func readChunk(_ body: (UnsafeBufferPointer<Int16>, Int) throws -> Void) throws -> Bool {
-        while state != .finished {
+    func readChunk(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+        while !flushed {
             if isCancelled() { throw CancellationError() }
-            switch state {
-            case .reading, .draining:
-                if try receiveFrame(), try deliver(convert { () throws(FFmpegError) in try resampler.convert(frame) }, to: body) { return true }
-            case .flushingResampler:
-                state = .finished
+            if try frames.next() {
+                if try deliver(convert { () throws(FFmpegError) in try resampler.convert(frames.frame) }, to: body) { return true }
+            } else {
+                flushed = true
                 if try deliver(convert { () throws(FFmpegError) in try resampler.flush() }, to: body) { return true }
-            case .finished:
-                break
             }
         }
         return false
     }
 
-    /// Gets one decoded frame into `frame`, feeding packets as the decoder asks.
-    /// - Returns: false when the decoder has nothing more (state moves on to flushing).
-    private func receiveFrame() throws -> Bool {
-        let decoder = source.decoder
-        while true {
-            let result: Decoder.ReceiveResult
-            do {
-                result = try decoder.receive(into: frame)
-            } catch {
-                noteSkipped(error)
-                if state == .draining { state = .flushingResampler; return false }
-                try feed()
-                continue
-            }
-            switch result {
-            case .frame:
-                if firstFrameCount == nil, frame.sampleCount > 0 { firstFrameCount = frame.sampleCount }
-                return true
-            case .needsInput:
-                if state == .draining { state = .flushingResampler; return false }
-                try feed()
-            case .endOfStream:
-                state = .flushingResampler
-                return false
-            }
-        }
-    }
-
-    /// Sends the next packet of our stream, or starts draining at the end of the file.
-    private func feed() throws {
-        if isCancelled() { throw CancellationError() }
-        let decoder = source.decoder
-        if packetWaiting {
-            packetWaiting = try decoder.send(packet) == .outputPending
-            return
-        }
-        while true {
-            let hasPacket: Bool
-            do {
-                hasPacket = try source.demuxer.readPacket(into: packet)
-            } catch {
-                if error.isInterrupted { throw CancellationError() }
-                // The ffmpeg CLI treats a read error as the end of the input: so do we.
-                readFailure = error.message
-                hasPacket = false
-            }
-            if !hasPacket {
-                _ = try? decoder.send(nil)
-                state = .draining
-                return
-            }
-            guard packet.streamIndex == source.streamIndex else { continue }
-            do {
-                packetWaiting = try decoder.send(packet) == .outputPending
-                return
-            } catch {
-                noteSkipped(error)
-            }
-        }
-    }
-
     /// Runs a sample conversion, naming the file and the reason when swresample refuses it.
-    private func convert(_ conversion: () throws(FFmpegError) -> UnsafeBufferPointer<Int16>) throws -> UnsafeBufferPointer<Int16> {
+    private func convert(_ conversion: () throws(FFmpegError) -> UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
         do {
             return try conversion()
         } catch {
             var reason = "\(error.operation) failed (\(error.message))"
-            let channelCount = frame.channelCount
+            let channelCount = frames.frame.channelCount
             if channelCount > Resampler.maximumChannelCount {
                 reason += ": the converter handles at most \(Resampler.maximumChannelCount) channels and the file has \(channelCount)"
+                if outputSampleFormat != sourceSampleFormat { reason += "; --sample-format native needs no converter" }
             }
             throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: reason)
         }
     }
 
-    private func noteSkipped(_ error: FFmpegError) {
-        skippedPackets += 1
-        if firstSkipReason == nil { firstSkipReason = error.message }
+    /// Applies the channel selection and the 24-bit truncation, and hands non-empty output to `body`.
+    private func deliver(_ converted: UnsafeRawBufferPointer, to body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+        let frameBytes = resampler.outputBytesPerFrame
+        guard frameBytes > 0, converted.count > 0, let base = converted.baseAddress else { return false }
+        let frameCount = converted.count / frameBytes
+        if truncatesTo24Bits {
+            let samples = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: Int32.self)
+            for index in 0..<(converted.count / 4) { samples[index] &= ~0xFF }
+        }
+        if let channel = channels.extractedChannel {
+            let sampleBytes = outputSampleFormat.bytesPerSample
+            let destination = reserveExtraction(bytes: frameCount * sampleBytes)
+            var from = base + channel * sampleBytes
+            var to = destination
+            for _ in 0..<frameCount {
+                to.copyMemory(from: from, byteCount: sampleBytes)
+                from += frameBytes
+                to += sampleBytes
+            }
+            try body(UnsafeRawBufferPointer(start: destination, count: frameCount * sampleBytes), frameCount)
+        } else {
+            try body(converted, frameCount)
+        }
+        framesDecoded += Int64(frameCount)
+        return true
     }
 
-    /// Applies the channel selection and hands non-empty output to `body`.
-    private func deliver(_ converted: UnsafeBufferPointer<Int16>,
-                         to body: (UnsafeBufferPointer<Int16>, Int) throws -> Void) throws -> Bool {
-        let sourceChannels = resampler.outputChannelCount
-        guard sourceChannels > 0, converted.count > 0 else { return false }
-        let frames = converted.count / sourceChannels
-        if let channel = channels.extractedChannel {
-            if extractionBuffer.count < frames { extractionBuffer = [Int16](repeating: 0, count: frames) }
-            try extractionBuffer.withUnsafeMutableBufferPointer { destination in
-                var source = channel
-                for index in 0..<frames {
-                    destination[index] = converted[source]
-                    source += sourceChannels
-                }
-                try body(UnsafeBufferPointer(rebasing: destination[0..<frames]), 1)
-            }
-        } else {
-            try body(converted, sourceChannels)
+    private func reserveExtraction(bytes: Int) -> UnsafeMutableRawPointer {
+        if bytes > extractionCapacity {
+            extractionBuffer?.deallocate()
+            extractionCapacity = max(bytes, extractionCapacity * 2)
+            extractionBuffer = .allocate(byteCount: extractionCapacity, alignment: 16)
         }
-        framesDecoded += Int64(frames)
-        return true
+        return extractionBuffer!
+    }
+
+    /// The sample format the decoder produces, as ``SampleFormat``.
+    static func nativeFormat(of decoder: Decoder) -> SampleFormat {
+        switch decoder.sampleType {
+        case .u8: return .u8
+        case .s16: return .s16
+        case .s32, .s64: return decoder.bitsPerRawSample > 0 && decoder.bitsPerRawSample <= 24 ? .s24 : .s32
+        case .double: return .f64
+        case .float, nil: return .f32
+        }
+    }
+
+    /// The interleaved FFmpeg sample type that holds `format`.
+    static func sampleType(of format: SampleFormat) -> SampleType {
+        switch format {
+        case .u8: return .u8
+        case .s16: return .s16
+        case .s24, .s32: return .s32
+        case .f32: return .float
+        case .f64: return .double
+        }
     }
 }

@@ -16,29 +16,30 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
         /// Frames per block; nil only for empty audio without a requested size.
         let blockFrames: Int?
         let passes: Int
-        /// "container" or "packets" when the prediction held, "decode" when a second pass was needed.
-        let lengthSource: String
+        /// Where the length came from: the prediction when it held, the decode otherwise.
+        let lengthSource: LengthSource
     }
 
-    let channels: ChannelSelection
     /// Frames per block; nil means the first decoded buffer's frame count (the seed's choice).
     let blockFrames: Int?
     let isCancelled: @Sendable () -> Bool
+    /// Opens the decoder of one pass (channels, sample format and rate as the output needs).
+    let makeDecoder: (AudioSource) throws -> PCMDecoder
     /// Creates the sink for an output of `totalFrames` frames once `decoder` knows its format.
     let makeSink: (_ decoder: PCMDecoder, _ totalFrames: Int64) throws -> Sink
     /// Abandons a sink that will not be used (wrong length, or an error).
     let discard: (Sink) -> Void
 
     /// Reverses `source`, expecting `predicted` frames (nil: the first pass only counts them).
-    func run(_ source: AudioSource, predicted: (frames: Int64, source: FrameCounter.Source)?,
+    func run(_ source: AudioSource, predicted: (frames: Int64, source: LengthSource)?,
              progress: ProgressHandler?) throws -> Outcome {
         var expected = predicted?.frames ?? 0
-        var lengthSource = predicted?.source.rawValue ?? "decode"
+        var lengthSource = predicted?.source ?? .decode
         var source = source
         // Without a prediction the first pass only counts: it gets the first half of the progress.
         var passProgress = progress.map { whole in stage(whole, from: 0, to: predicted == nil ? 0.5 : 1) }
         for pass in 1...2 {
-            let decoder = try PCMDecoder(source: source, channels: channels, isCancelled: isCancelled)
+            let decoder = try makeDecoder(source)
             let (sink, placement) = try decode(decoder, expecting: expected, progress: passProgress)
             let decoded = placement?.sourceFrames ?? 0
             if decoded == expected {
@@ -52,7 +53,7 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
                     path: source.url.displayPath, reason: "two decodes gave different lengths (\(expected) and \(decoded) frames)")
             }
             expected = decoded
-            lengthSource = "decode"
+            lengthSource = .decode
             source = try AudioSource(url: source.url, isCancelled: isCancelled)
             passProgress = progress.map { whole in stage(whole, from: predicted == nil ? 0.5 : 0, to: 1) }
         }
@@ -70,15 +71,16 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
         var sink: Sink?
         var placement: ReversePlacement?
         do {
-            while try decoder.readChunk({ samples, channelCount in
+            while try decoder.readChunk({ bytes, frames in
                 if placement == nil {
                     let made = try makeSink(decoder, expected)
                     sink = made
                     placement = try ReversePlacement(totalFrames: expected,
                                                      blockFrames: blockFrames ?? decoder.firstBufferFrameCount ?? 1,
-                                                     channels: channelCount, sink: made, path: decoder.url.displayPath)
+                                                     frameBytes: decoder.format.bytesPerFrame, sink: made,
+                                                     path: decoder.url.displayPath)
                 }
-                try placement!.consume(samples, frames: samples.count / channelCount)
+                try placement!.consume(bytes, frames: frames)
                 if expected > 0 { progress?(Double(placement!.sourceFrames) / Double(expected)) }
             }) {}
         } catch {

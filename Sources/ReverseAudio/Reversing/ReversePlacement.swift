@@ -1,8 +1,3 @@
-/// Where reversed frames are written: any store that accepts blocks at frame positions.
-protocol ReversedFrameSink: AnyObject {
-    func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws
-}
-
 /// Turns one continuous forward decode into the reversed stream, in flat memory.
 ///
 /// Source frame `s` of a stream of `totalFrames` frames belongs at output frame
@@ -18,10 +13,11 @@ protocol ReversedFrameSink: AnyObject {
 final class ReversePlacement {
     let totalFrames: Int64
     let blockFrames: Int
-    let channels: Int
+    /// Bytes per interleaved frame.
+    let frameBytes: Int
     private let sink: any ReversedFrameSink
     private let batchFrames: Int64
-    private let batch: UnsafeMutablePointer<Int16>
+    private let batch: UnsafeMutableRawPointer
     private var batchStart: Int64 = 0
     private var batchEnd: Int64 = 0
     private var batchIsOpen = false
@@ -37,26 +33,25 @@ final class ReversePlacement {
     ///   - batchBytes: roughly how much is buffered between writes.
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when a block would not fit in
     ///   ``maximumBlockBytes`` or the arguments make no sense.
-    init(totalFrames: Int64, blockFrames requested: Int, channels: Int, sink: any ReversedFrameSink,
+    init(totalFrames: Int64, blockFrames requested: Int, frameBytes: Int, sink: any ReversedFrameSink,
          path: String, batchBytes: Int = 1 << 20) throws {
-        guard requested > 0, channels > 0, totalFrames >= 0 else {
+        guard requested > 0, frameBytes > 0, totalFrames >= 0 else {
             throw ReverseAudioError.invalidOption("\(path): block size must be at least 1 frame, not \(requested)")
         }
         let blockFrames = Int(min(Int64(requested), max(totalFrames, 1)))
-        let bytesPerFrame = channels * MemoryLayout<Int16>.size
-        let (blockBytes, overflow) = blockFrames.multipliedReportingOverflow(by: bytesPerFrame)
+        let (blockBytes, overflow) = blockFrames.multipliedReportingOverflow(by: frameBytes)
         guard !overflow, blockBytes <= ReversePlacement.maximumBlockBytes else {
-            let most = ReversePlacement.maximumBlockBytes / bytesPerFrame
+            let most = ReversePlacement.maximumBlockBytes / frameBytes
             throw ReverseAudioError.invalidOption(
                 "\(path): a block of \(blockFrames) frames does not fit in \(ReversePlacement.maximumBlockBytes >> 20) MiB of memory; use at most \(most) frames")
         }
         self.totalFrames = totalFrames
         self.blockFrames = blockFrames
-        self.channels = channels
+        self.frameBytes = frameBytes
         self.sink = sink
         let blocksPerBatch = max(1, batchBytes / blockBytes)
         batchFrames = Int64(blocksPerBatch * blockFrames)
-        batch = .allocate(capacity: Int(batchFrames) * channels)
+        batch = .allocate(byteCount: Int(batchFrames) * frameBytes, alignment: 16)
     }
 
     deinit { batch.deallocate() }
@@ -65,8 +60,8 @@ final class ReversePlacement {
     var isComplete: Bool { sourceFrames == totalFrames && !batchIsOpen }
 
     /// Takes the next `frames` frames of the forward decode.
-    func consume(_ samples: UnsafeBufferPointer<Int16>, frames: Int) throws {
-        guard var source = samples.baseAddress else { return }
+    func consume(_ bytes: UnsafeRawBufferPointer, frames: Int) throws {
+        guard var source = bytes.baseAddress else { return }
         var remaining = frames
         while remaining > 0 {
             guard sourceFrames < totalFrames else {
@@ -77,9 +72,9 @@ final class ReversePlacement {
             if !batchIsOpen { openBatch(containing: top) }
             let count = Int(min(Int64(remaining), top - batchStart + 1))
             let lowest = top - Int64(count) + 1
-            FrameReversal.copyReversed(source, to: batch + Int(lowest - batchStart) * channels,
-                                       frames: count, channels: channels)
-            source += count * channels
+            FrameReversal.copyReversed(source, to: batch + Int(lowest - batchStart) * frameBytes,
+                                       frames: count, frameBytes: frameBytes)
+            source += count * frameBytes
             remaining -= count
             sourceFrames += Int64(count)
             if lowest == batchStart { try flushBatch() }
@@ -96,8 +91,8 @@ final class ReversePlacement {
         var blockStart = batchStart
         while blockStart < batchEnd {
             let frames = Int(min(Int64(blockFrames), batchEnd - blockStart))
-            let offset = Int(blockStart - batchStart) * channels
-            try sink.write(UnsafeBufferPointer(start: batch + offset, count: frames * channels),
+            let offset = Int(blockStart - batchStart) * frameBytes
+            try sink.write(UnsafeRawBufferPointer(start: batch + offset, count: frames * frameBytes),
                            frames: frames, at: blockStart)
             blockStart += Int64(frames)
         }

@@ -10,9 +10,10 @@ import Foundation
 ///
 /// The first call to ``next()`` decodes the whole file once, forwards, placing each reversed
 /// block at its mirrored position in a headerless temporary file (memory stays flat whatever the
-/// length); blocks are then read back in order. The temporary file lives in
-/// `temporaryDirectory` and is deleted when the reverser is released or finished.
-/// To write a reversed WAV, ``AudioConverter`` does the same without the temporary file.
+/// length); blocks are then read back in order. The temporary file is created in
+/// `temporaryDirectory` and unnamed at once: it takes disk space (the raw reversed audio) only
+/// while the reverser lives, and nothing is left behind however the process ends. To write a
+/// reversed file, use ``AudioConverter``, which needs no temporary file for PCM outputs.
 ///
 /// ```swift
 /// let reverser = try Reverser(url: song, channels: .first)
@@ -21,6 +22,8 @@ import Foundation
 public final class Reverser {
     public let url: URL
     public let channels: ChannelSelection
+    /// The sample format of the blocks; nil for the stream's own.
+    public let sampleFormat: SampleFormat?
     private let requestedBlockFrames: Int?
     private let temporaryDirectory: URL
     private let isCancelled: @Sendable () -> Bool
@@ -31,9 +34,10 @@ public final class Reverser {
     private var decodeWarnings: [String] = []
 
     /// - Parameters:
+    ///   - sampleFormat: the sample format of the blocks; nil keeps the stream's own.
     ///   - blockFrames: frames per block; nil means the first decoded buffer's frame count.
     ///   - temporaryDirectory: where the reversed PCM waits (default: the system's temporary folder).
-    public init(url: URL, channels: ChannelSelection = .all, blockFrames: Int? = nil,
+    public init(url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16, blockFrames: Int? = nil,
                 temporaryDirectory: URL? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         if let blockFrames, blockFrames <= 0 {
             throw ReverseAudioError.invalidOption("block size must be at least 1 frame, not \(blockFrames)")
@@ -41,6 +45,7 @@ public final class Reverser {
         try AudioSource.checkReadableFile(at: url)
         self.url = url
         self.channels = channels
+        self.sampleFormat = sampleFormat
         requestedBlockFrames = blockFrames
         self.temporaryDirectory = temporaryDirectory ?? FileManager.default.temporaryDirectory
         self.isCancelled = isCancelled
@@ -67,8 +72,7 @@ public final class Reverser {
         }
         if isCancelled() { throw CancellationError() }
         let frames = Int(min(Int64(blockFrames), totalFrames - nextFrame))
-        let block = SampleBuffer(samples: try store.read(frames: frames, at: nextFrame),
-                                 channelCount: format.channelCount, sampleRate: format.sampleRate, position: nextFrame)
+        let block = try SampleBuffer(bytes: store.read(frames: frames, at: nextFrame), format: format, position: nextFrame)
         nextFrame += Int64(frames)
         return block
     }
@@ -83,11 +87,14 @@ public final class Reverser {
         let predicted = FrameCounter.count(url: url, isCancelled: isCancelled)
         let source = try AudioSource(url: url, isCancelled: isCancelled)
         let reversal = MirroredReversal<TemporaryPCMFile>(
-            channels: channels, blockFrames: requestedBlockFrames, isCancelled: isCancelled,
+            blockFrames: requestedBlockFrames, isCancelled: isCancelled,
+            makeDecoder: { [channels, sampleFormat, isCancelled] source in
+                try PCMDecoder(source: source, channels: channels, sampleFormat: sampleFormat, isCancelled: isCancelled)
+            },
             makeSink: { [temporaryDirectory] decoder, _ in
                 try TemporaryPCMFile(in: temporaryDirectory, bytesPerFrame: decoder.format.bytesPerFrame)
             },
-            discard: { _ in })  // a temporary file deletes itself when released
+            discard: { _ in })  // a temporary file vanishes when released
         let outcome = try reversal.run(source, predicted: predicted, progress: nil)
         store = outcome.sink
         decodeWarnings = outcome.decoder.warnings

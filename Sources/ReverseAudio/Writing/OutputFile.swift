@@ -200,6 +200,11 @@ extension OutputFile {
         }
     }
 
+    /// True when `url` is written in place: a pipe, a device, or a path through /dev or /proc.
+    static func isSpecialFile(_ url: URL) -> Bool {
+        (try? resolve(url).kind) == .special
+    }
+
     /// Creates an empty file with a fresh temporary name in `folder`, so no other run takes it.
     static func reserveTemporaryName(in folder: URL, for path: String) throws -> URL {
         for _ in 0..<16 {

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A headerless file of 16-bit frames written and read at frame positions.
+/// A headerless file of interleaved frames written and read at frame positions.
 ///
 /// Its name is removed as soon as it is created: only the open descriptor keeps it, so the
 /// space returns to the system when the file is released, or when the process ends in any way
@@ -39,8 +39,8 @@ final class TemporaryPCMFile: ReversedFrameSink {
         return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int, at frame: Int64) throws {
-        var bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(samples)[0..<(frames * bytesPerFrame)])
+    func write(_ source: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+        var bytes = UnsafeRawBufferPointer(rebasing: source[0..<(frames * bytesPerFrame)])
         var offset = off_t(frame * Int64(bytesPerFrame))
         while !bytes.isEmpty {
             let written = pwrite(descriptor, bytes.baseAddress, bytes.count, offset)
@@ -54,8 +54,8 @@ final class TemporaryPCMFile: ReversedFrameSink {
     }
 
     /// Reads `frames` frames starting at frame `frame`.
-    func read(frames: Int, at frame: Int64) throws -> [Int16] {
-        var samples = [Int16](repeating: 0, count: frames * bytesPerFrame / 2)
+    func read(frames: Int, at frame: Int64) throws -> [UInt8] {
+        var samples = [UInt8](repeating: 0, count: frames * bytesPerFrame)
         try samples.withUnsafeMutableBytes { buffer in
             var filled = 0
             while filled < buffer.count {

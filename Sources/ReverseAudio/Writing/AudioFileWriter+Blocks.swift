@@ -1,17 +1,18 @@
 import Foundation
 
-extension WAVWriter {
-    /// Writes a sequence of blocks (``ReversedAudio``, ``DecodedAudio`` or your own) to a WAV
-    /// file at `url`, renaming it into place when the sequence ends.
+extension AudioFileWriter {
+    /// Writes a sequence of blocks (``ReversedAudio``, ``DecodedAudio`` or your own) to a file
+    /// at `url` in the format its extension names, publishing it when the sequence ends.
     ///
     /// ```swift
-    /// let frames = try await WAVWriter.write(ReversedAudio(url: song), to: output,
-    ///                                        totalFrames: info.frames, progress: { print($0) })
+    /// let frames = try await AudioFileWriter.write(ReversedAudio(url: song), to: output,
+    ///                                              totalFrames: info.frames, progress: { print($0) })
     /// ```
     ///
     /// - Parameters:
-    ///   - format: the file's format; nil takes it from the first block (an empty sequence then
+    ///   - format: the blocks' format; nil takes it from the first block (an empty sequence then
     ///     has nothing to take it from, and is an error).
+    ///   - outputFormat: the container and codec; nil picks them from `url`'s extension.
     ///   - totalFrames: the length, when known: progress is measured against it.
     ///   - progress: fractions in 0...1, non-decreasing, about every 1%; 1.0 exactly once, after
     ///     the file is in place.
@@ -20,19 +21,19 @@ extension WAVWriter {
     ///   partial file is removed in every case.
     @discardableResult
     public static func write<Blocks: AsyncSequence>(
-        _ blocks: Blocks, to url: URL, format: PCMFormat? = nil, totalFrames: Int64? = nil,
-        overwrite: Bool = false, progress: ProgressHandler? = nil
+        _ blocks: Blocks, to url: URL, format: PCMFormat? = nil, outputFormat: OutputFormat? = nil,
+        totalFrames: Int64? = nil, overwrite: Bool = false, progress: ProgressHandler? = nil
     ) async throws -> Int64 where Blocks.Element == SampleBuffer {
         let reporter = ProgressReporter(progress)
-        var writer = try format.map { try WAVWriter(url: url, format: $0, overwrite: overwrite, expectedFrames: totalFrames) }
+        let chosen = try outputFormat ?? OutputFormat.forFile(url)
+        func open(_ format: PCMFormat) throws -> AudioFileWriter {
+            try AudioFileWriter(url: url, format: format, outputFormat: chosen, overwrite: overwrite, expectedFrames: totalFrames)
+        }
+        var writer = try format.map(open)
         do {
             for try await block in blocks {
                 try Task.checkCancellation()
-                if writer == nil {
-                    writer = try WAVWriter(
-                        url: url, format: PCMFormat(sampleRate: block.sampleRate, channelCount: block.channelCount),
-                        overwrite: overwrite, expectedFrames: totalFrames)
-                }
+                if writer == nil { writer = try open(block.format) }
                 try writer!.append(block)
                 if let totalFrames, totalFrames > 0 { reporter.update(Double(writer!.framesWritten) / Double(totalFrames)) }
             }

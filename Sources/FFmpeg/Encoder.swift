@@ -1,0 +1,142 @@
+import CFFmpeg
+
+/// Owns one `AVCodecContext` opened as an audio encoder.
+///
+/// Frames go in with ``send(_:)``; packets come out of ``receive(into:)``. Timestamps are in
+/// samples (the time base is 1/sample rate).
+package final class Encoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let path: String
+
+    /// What an encoder is asked for.
+    package struct Settings {
+        /// FFmpeg's encoder name ("flac", "alac", "aac", "libmp3lame", "pcm_s24le").
+        package var codecName: String
+        /// The sample type to feed it; the encoder's own packed or planar variant is used.
+        package var sampleType: SampleType
+        package var sampleRate: Int
+        package var channelLayout: ChannelLayout
+        /// Bits per second, for lossy codecs.
+        package var bitRate: Int?
+        /// Valid bits in each sample (24 for 24-bit FLAC/ALAC held in 32-bit samples).
+        package var bitsPerRawSample: Int?
+
+        package init(codecName: String, sampleType: SampleType, sampleRate: Int, channelLayout: ChannelLayout,
+                     bitRate: Int? = nil, bitsPerRawSample: Int? = nil) {
+            self.codecName = codecName
+            self.sampleType = sampleType
+            self.sampleRate = sampleRate
+            self.channelLayout = channelLayout
+            self.bitRate = bitRate
+            self.bitsPerRawSample = bitsPerRawSample
+        }
+    }
+
+    /// The sample types `codecName` accepts, in its order of preference; empty when unknown.
+    package static func supportedSampleTypes(codecName: String) -> [SampleType] {
+        guard let codec = avcodec_find_encoder_by_name(codecName), var formats = codec.pointee.sample_fmts else { return [] }
+        var types: [SampleType] = []
+        while formats.pointee != AV_SAMPLE_FMT_NONE {
+            if let type = SampleType(formats.pointee), !types.contains(type) { types.append(type) }
+            formats += 1
+        }
+        return types
+    }
+
+    /// The sample rates `codecName` accepts; empty when it takes any.
+    package static func supportedSampleRates(codecName: String) -> [Int] {
+        guard let codec = avcodec_find_encoder_by_name(codecName), var rates = codec.pointee.supported_samplerates else { return [] }
+        var result: [Int] = []
+        while rates.pointee != 0 {
+            result.append(Int(rates.pointee))
+            rates += 1
+        }
+        return result
+    }
+
+    /// True when this FFmpeg build has an encoder called `codecName`.
+    package static func exists(codecName: String) -> Bool {
+        avcodec_find_encoder_by_name(codecName) != nil
+    }
+
+    /// Opens the encoder.
+    /// - Parameter globalHeader: put the codec's setup in extradata (MP4 and CAF need it).
+    package init(_ settings: Settings, globalHeader: Bool, path: String) throws(FFmpegError) {
+        self.path = path
+        guard let codec = avcodec_find_encoder_by_name(settings.codecName) else {
+            throw FFmpegError(code: ra_averror_encoder_not_found(), operation: "finding the \(settings.codecName) encoder", path: path)
+        }
+        guard let allocated = avcodec_alloc_context3(codec) else {
+            throw .outOfMemory("allocating an encoder", path: path)
+        }
+        allocated.pointee.sample_fmt = Encoder.format(of: settings.sampleType, for: codec)
+        allocated.pointee.sample_rate = Int32(settings.sampleRate)
+        allocated.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+        if let bitRate = settings.bitRate { allocated.pointee.bit_rate = Int64(bitRate) }
+        if let bits = settings.bitsPerRawSample { allocated.pointee.bits_per_raw_sample = Int32(bits) }
+        if globalHeader { allocated.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        var layout = settings.channelLayout.layout
+        var result = av_channel_layout_copy(&allocated.pointee.ch_layout, &layout)
+        if result >= 0 { result = avcodec_open2(allocated, codec, nil) }
+        if result < 0 {
+            var failed: UnsafeMutablePointer<AVCodecContext>? = allocated
+            avcodec_free_context(&failed)
+            throw FFmpegError(code: result, operation: "opening the \(settings.codecName) encoder", path: path)
+        }
+        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
+        context = allocated
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// The encoder's variant of `type`: packed when it takes packed samples, else planar.
+    private static func format(of type: SampleType, for codec: UnsafePointer<AVCodec>) -> AVSampleFormat {
+        guard var formats = codec.pointee.sample_fmts else { return type.packed }
+        var first = AV_SAMPLE_FMT_NONE
+        while formats.pointee != AV_SAMPLE_FMT_NONE {
+            if formats.pointee == type.packed || formats.pointee == type.planar { return formats.pointee }
+            if first == AV_SAMPLE_FMT_NONE { first = formats.pointee }
+            formats += 1
+        }
+        return first
+    }
+
+    /// Samples per frame the encoder needs; 0 when any count will do (PCM).
+    package var frameSize: Int {
+        (context.pointee.codec.pointee.capabilities & Int32(AV_CODEC_CAP_VARIABLE_FRAME_SIZE)) != 0
+            ? 0 : Int(context.pointee.frame_size)
+    }
+
+    /// True when the last frame may be shorter than ``frameSize``.
+    package var acceptsShortLastFrame: Bool {
+        (context.pointee.codec.pointee.capabilities & Int32(AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)) != 0
+    }
+
+    /// Samples of priming the encoder puts before the audio (1024 for AAC, 0 for lossless).
+    package var initialPadding: Int { Int(context.pointee.initial_padding) }
+
+    /// The format frames must be in.
+    var frameFormat: AudioFormat {
+        AudioFormat(sampleFormat: context.pointee.sample_fmt, sampleRate: context.pointee.sample_rate,
+                    channelLayout: ChannelLayout(copying: context.pointee.ch_layout))
+    }
+
+    var timeBase: AVRational { context.pointee.time_base }
+
+    /// Hands over `frame`; nil starts draining at the end of the audio.
+    package func send(_ frame: Frame?) throws(FFmpegError) {
+        try FFmpegError.check(avcodec_send_frame(context, frame?.pointer), "encoding samples", path: path)
+    }
+
+    /// Takes the next packet; false when the encoder needs more input or has finished.
+    package func receive(into packet: Packet) throws(FFmpegError) -> Bool {
+        packet.unreference()
+        let result = avcodec_receive_packet(context, packet.pointer)
+        if result == ra_averror_eagain() || result == ra_averror_eof() { return false }
+        try FFmpegError.check(result, "encoding samples", path: path)
+        return true
+    }
+}

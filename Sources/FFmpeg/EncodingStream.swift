@@ -1,0 +1,100 @@
+import CFFmpeg
+
+/// One encoded audio stream of a muxer: interleaved samples in, packets written.
+///
+/// Samples are converted to the encoder's own format (planar, or another sample type) by
+/// swresample when they differ, queued until the encoder has a whole frame, encoded, and the
+/// packets written to the muxer. The last frame may be short (every encoder we use accepts it).
+package final class EncodingStream {
+    package let encoder: Encoder
+    private let muxer: Muxer
+    private let streamIndex: Int
+    private let path: String
+    private let inputFormat: AudioFormat
+    private let fifo: AudioFIFO
+    private let frame: Frame
+    private let packet: Packet
+    private var converter: OpaquePointer?
+    private var conversionBuffer: Frame?
+    private var samplesSent: Int64 = 0
+
+    /// Opens `settings`' encoder for `muxer` and adds its stream.
+    /// - Parameter inputType: the type of the interleaved samples ``append(_:frames:)`` takes
+    ///   (at the settings' rate and layout).
+    package init(muxer: Muxer, settings: Encoder.Settings, inputType: SampleType, path: String) throws(FFmpegError) {
+        self.muxer = muxer
+        self.path = path
+        encoder = try Encoder(settings, globalHeader: muxer.needsGlobalHeader, path: path)
+        streamIndex = try muxer.addStream(for: encoder)
+        inputFormat = AudioFormat(sampleFormat: inputType.packed, sampleRate: Int32(settings.sampleRate),
+                                  channelLayout: settings.channelLayout)
+        let target = encoder.frameFormat
+        fifo = try AudioFIFO(format: target.sampleFormat, channelCount: target.channelLayout.channelCount)
+        frame = try Frame()
+        packet = try Packet()
+        if target.sampleFormat != inputFormat.sampleFormat {
+            var inLayout = inputFormat.channelLayout.layout
+            var outLayout = target.channelLayout.layout
+            var allocated: OpaquePointer?
+            let made = swr_alloc_set_opts2(&allocated, &outLayout, target.sampleFormat, target.sampleRate,
+                                           &inLayout, inputFormat.sampleFormat, inputFormat.sampleRate, 0, nil)
+            if made < 0 || swr_init(allocated) < 0 {
+                swr_free(&allocated)
+                throw FFmpegError(code: made < 0 ? made : ra_averror_einval(),
+                                  operation: "preparing samples for the \(settings.codecName) encoder", path: path)
+            }
+            converter = allocated
+            conversionBuffer = try Frame()
+        }
+    }
+
+    deinit { swr_free(&converter) }
+
+    /// Encodes `frames` interleaved frames and writes whatever packets are ready.
+    package func append(_ bytes: UnsafeRawPointer, frames: Int) throws(FFmpegError) {
+        guard frames > 0 else { return }
+        var planes: [UnsafeMutablePointer<UInt8>?] = [UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: UInt8.self))]
+        if let converter, let buffer = conversionBuffer {
+            try buffer.allocate(format: encoder.frameFormat, samples: frames)
+            let converted = planes.withUnsafeMutableBufferPointer { input in
+                input.baseAddress!.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 1) { source in
+                    swr_convert(converter, buffer.pointer.pointee.extended_data, Int32(frames), source, Int32(frames))
+                }
+            }
+            try FFmpegError.check(converted, "preparing samples for the encoder", path: path)
+            try fifo.write(buffer.pointer.pointee.extended_data, frames: Int(converted))
+        } else {
+            try planes.withUnsafeMutableBufferPointer { input throws(FFmpegError) in
+                try fifo.write(input.baseAddress!, frames: frames)
+            }
+        }
+        try encodeQueued(final: false)
+    }
+
+    /// Encodes what is queued (a short last frame included), drains the encoder, and writes
+    /// the packets. The muxer's trailer is the caller's.
+    package func finish() throws(FFmpegError) {
+        try encodeQueued(final: true)
+        try encoder.send(nil)
+        try writeReadyPackets()
+    }
+
+    private func encodeQueued(final: Bool) throws(FFmpegError) {
+        let size = encoder.frameSize
+        while fifo.count > 0 && (size == 0 || fifo.count >= size || final) {
+            let count = size == 0 ? fifo.count : min(size, fifo.count)
+            try frame.allocate(format: encoder.frameFormat, samples: count)
+            _ = try fifo.read(into: frame, frames: count)
+            frame.pointer.pointee.pts = samplesSent
+            samplesSent += Int64(count)
+            try encoder.send(frame)
+            try writeReadyPackets()
+        }
+    }
+
+    private func writeReadyPackets() throws(FFmpegError) {
+        while try encoder.receive(into: packet) {
+            try muxer.write(packet, stream: streamIndex)
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/// How the length of a decode was known before decoding it.
+public enum LengthSource: String, Sendable, Codable {
+    /// Stated by the container (PCM data size, FLAC STREAMINFO).
+    case container
+    /// Counted from the packets, without decoding.
+    case packets
+    /// Only by decoding: nothing predicted it, or the prediction was wrong.
+    case decode
+}

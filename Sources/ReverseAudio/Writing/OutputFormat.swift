@@ -1,0 +1,121 @@
+import Foundation
+
+/// What kind of file is written: a container and the codec inside it.
+///
+/// Chosen from the output's extension (``forFile(_:formatName:codec:bitRate:)``), or by name
+/// for a file without one.
+public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+    /// The file format.
+    public enum Container: String, Sendable, CaseIterable {
+        case wav, aiff, caf, flac, m4a, mp3
+        /// Raw AAC in ADTS frames (`.aac`).
+        case aac
+
+        /// libavformat's muxer.
+        var muxerName: String {
+            switch self {
+            case .wav: return "wav"
+            case .aiff: return "aiff"
+            case .caf: return "caf"
+            case .flac: return "flac"
+            case .m4a: return "ipod"
+            case .mp3: return "mp3"
+            case .aac: return "adts"
+            }
+        }
+
+        /// The codecs the container can hold, the default first.
+        var codecs: [Codec] {
+            switch self {
+            case .wav, .aiff: return [.pcm]
+            case .caf: return [.pcm, .alac, .flac]
+            case .flac: return [.flac]
+            case .m4a: return [.alac, .aac]
+            case .mp3: return [.mp3]
+            case .aac: return [.aac]
+            }
+        }
+
+        /// The container for a file name extension (any case), if we write one.
+        static func forExtension(_ ext: String) -> Container? {
+            switch ext.lowercased() {
+            case "wav", "wave": return .wav
+            case "aif", "aiff", "aifc": return .aiff
+            case "caf": return .caf
+            case "flac": return .flac
+            case "m4a", "m4r", "m4b", "mp4": return .m4a
+            case "mp3": return .mp3
+            case "aac", "adts": return .aac
+            default: return nil
+            }
+        }
+
+        /// The extensions we write, for messages.
+        static let extensions = ["wav", "aif", "aiff", "caf", "flac", "m4a", "m4r", "mp3", "aac"]
+    }
+
+    /// The codec inside the container.
+    public enum Codec: String, Sendable, CaseIterable {
+        /// Uncompressed samples in the container's byte order.
+        case pcm
+        case flac, alac, aac, mp3
+
+        /// True for codecs that keep every sample exactly.
+        public var isLossless: Bool { self == .pcm || self == .flac || self == .alac }
+    }
+
+    public let container: Container
+    /// The codec; nil for `.m4a` means ALAC for a lossless input and AAC otherwise.
+    public let codec: Codec?
+    /// Bits per second for lossy codecs; nil means the input's rate for the same codec, else 192 kb/s.
+    public let bitRate: Int?
+
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when the container cannot hold `codec`.
+    public init(container: Container, codec: Codec? = nil, bitRate: Int? = nil) throws {
+        if let codec, !container.codecs.contains(codec) {
+            throw ReverseAudioError.invalidOption(
+                "a .\(container.rawValue) file cannot hold \(codec.rawValue); it holds \(container.codecs.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let bitRate, bitRate < 8000 || bitRate > 640_000 {
+            throw ReverseAudioError.invalidOption("bit rate must be between 8 and 640 kb/s, not \(bitRate / 1000) kb/s")
+        }
+        self.init(validated: container, codec: codec ?? (container == .m4a ? nil : container.codecs[0]), bitRate: bitRate)
+    }
+
+    private init(validated container: Container, codec: Codec?, bitRate: Int?) {
+        self.container = container
+        self.codec = codec
+        self.bitRate = bitRate
+    }
+
+    /// The format for writing `url`: by `formatName` when given ("wav", "flac", "m4a"…),
+    /// otherwise by the file's extension.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` naming the supported extensions.
+    public static func forFile(_ url: URL, formatName: String? = nil, codec: Codec? = nil, bitRate: Int? = nil) throws -> OutputFormat {
+        // A pipe or a device (standard output, /dev/null) has no extension to go by: WAV, as `sox` writes.
+        if formatName == nil, url.pathExtension.isEmpty, OutputFile.isSpecialFile(url) {
+            return try OutputFormat(container: .wav, codec: codec, bitRate: bitRate)
+        }
+        let name = formatName ?? url.pathExtension
+        guard let container = Container.forExtension(name) else {
+            let supported = Container.extensions.map { "." + $0 }.joined(separator: " ")
+            if formatName != nil {
+                throw ReverseAudioError.invalidOption("unknown format '\(name)'; use one of \(Container.extensions.joined(separator: ", "))")
+            }
+            throw ReverseAudioError.invalidOption(
+                "\(url.displayPath): cannot tell the format from \(name.isEmpty ? "a name without an extension" : "'.\(name)'"); name the file \(supported), or give --format")
+        }
+        return try OutputFormat(container: container, codec: codec, bitRate: bitRate)
+    }
+
+    /// WAV with PCM: what `convert` wrote before other formats existed.
+    public static let wav = OutputFormat(validated: .wav, codec: .pcm, bitRate: nil)
+
+    /// The codec for an input whose codec is lossless or not.
+    func resolvedCodec(inputIsLossless: Bool) -> Codec {
+        codec ?? (inputIsLossless ? .alac : .aac)
+    }
+
+    /// "wav (pcm)", "m4a (alac)".
+    public var description: String { "\(container.rawValue) (\(codec?.rawValue ?? "alac or aac"))" }
+}
