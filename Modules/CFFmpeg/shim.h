@@ -59,6 +59,17 @@ static inline int ra_packet_is_discarded(const AVPacket *packet) {
 
 // av_seek_frame flags are plain #defines, but name them here with the rest of the bridge.
 static inline int ra_seek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
+static inline int ra_seek_flag_byte(void) { return AVSEEK_FLAG_BYTE; }
+
+// Replaces a packet's skip-samples side data (gapless trimming the decoder applies).
+static inline int ra_packet_set_skip_samples(AVPacket *packet, uint32_t skip_start, uint32_t skip_end) {
+    uint8_t *data = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10);
+    if (data == NULL) return AVERROR(ENOMEM);
+    memset(data, 0, 10);
+    data[0] = skip_start & 0xFF; data[1] = (skip_start >> 8) & 0xFF; data[2] = (skip_start >> 16) & 0xFF; data[3] = skip_start >> 24;
+    data[4] = skip_end & 0xFF; data[5] = (skip_end >> 8) & 0xFF; data[6] = (skip_end >> 16) & 0xFF; data[7] = skip_end >> 24;
+    return 0;
+}
 
 static inline int ra_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 

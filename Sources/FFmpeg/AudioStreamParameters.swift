@@ -26,6 +26,9 @@ package struct AudioStreamParameters: Sendable, Equatable {
     package let isFLAC: Bool
     /// True for lossy codecs (MP3, AAC...): their decoders emit whole frames of `codecFrameSize`.
     package let isLossy: Bool
+    /// Samples a decoder needs before a seek point to converge, as the container states it
+    /// (only Opus states one); 0 when not stated.
+    package let seekPrerollSamples: Int
     /// The stream's time base (the unit of packet timestamps and durations) in seconds.
     package let timeBaseNumerator: Int32
     package let timeBaseDenominator: Int32
@@ -54,6 +57,7 @@ package struct AudioStreamParameters: Sendable, Equatable {
         }
         bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
         codecFrameSize = Int(parameters.frame_size)
+        seekPrerollSamples = Int(parameters.seek_preroll)
         timeBaseNumerator = stream.pointee.time_base.num
         timeBaseDenominator = stream.pointee.time_base.den
         if stream.pointee.duration != ra_av_nopts_value(), stream.pointee.duration >= 0, sampleRate > 0 {
@@ -62,6 +66,12 @@ package struct AudioStreamParameters: Sendable, Equatable {
         } else {
             statedDurationSamples = nil
         }
+    }
+
+    /// Converts samples at `rate` to this stream's time base.
+    package func timeBaseUnits(fromSamples samples: Int64, sampleRate rate: Int) -> Int64 {
+        av_rescale_q(samples, AVRational(num: 1, den: Int32(rate)),
+                     AVRational(num: timeBaseNumerator, den: timeBaseDenominator))
     }
 
     /// Converts a duration in this stream's time base to samples at `sampleRate`.

@@ -113,6 +113,20 @@ package final class Demuxer {
         return true
     }
 
+    /// Moves reading to the last keyframe of stream `index` at or before `timestamp` (in the
+    /// stream's time base). The demuxer's own index decides where that is.
+    package func seek(stream index: Int, toTimestamp timestamp: Int64) throws(FFmpegError) {
+        try FFmpegError.check(av_seek_frame(context, Int32(index), timestamp, ra_seek_flag_backward()),
+                              "seeking", path: path)
+        interrupt.resetBudget()
+    }
+
+    /// Moves reading to byte `offset` of the file (a packet's start, from an earlier read).
+    package func seek(toByte offset: Int64) throws(FFmpegError) {
+        try FFmpegError.check(av_seek_frame(context, -1, offset, ra_seek_flag_byte()), "seeking", path: path)
+        interrupt.resetBudget()
+    }
+
     func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }

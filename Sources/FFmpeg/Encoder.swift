@@ -75,7 +75,7 @@ package final class Encoder {
         if let bitRate = settings.bitRate { allocated.pointee.bit_rate = Int64(bitRate) }
         if let bits = settings.bitsPerRawSample { allocated.pointee.bits_per_raw_sample = Int32(bits) }
         if globalHeader { allocated.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        var layout = settings.channelLayout.layout
+        var layout = Encoder.layout(settings.channelLayout, for: codec).layout
         var result = av_channel_layout_copy(&allocated.pointee.ch_layout, &layout)
         if result >= 0 { result = avcodec_open2(allocated, codec, nil) }
         if result < 0 {
@@ -90,6 +90,21 @@ package final class Encoder {
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&owned)
+    }
+
+    /// `layout`, or, when the codec lists the layouts it takes and this is not one of them, the
+    /// first listed layout with as many channels: the channels keep their order and samples
+    /// (ALAC takes "5.1" but not "5.1(side)"), only their labels change.
+    private static func layout(_ layout: ChannelLayout, for codec: UnsafePointer<AVCodec>) -> ChannelLayout {
+        guard var candidates = codec.pointee.ch_layouts else { return layout }
+        var sameCount: ChannelLayout?
+        while candidates.pointee.nb_channels != 0 {
+            let candidate = ChannelLayout(copying: candidates.pointee)
+            if candidate.isSame(as: layout) { return layout }
+            if sameCount == nil && candidate.channelCount == layout.channelCount { sameCount = candidate }
+            candidates += 1
+        }
+        return sameCount ?? layout
     }
 
     /// The encoder's variant of `type`: packed when it takes packed samples, else planar.

@@ -33,7 +33,8 @@ package final class EncodingStream {
         frame = try Frame()
         packet = try Packet()
         if target.sampleFormat != inputFormat.sampleFormat {
-            var inLayout = inputFormat.channelLayout.layout
+            // Only the sample format changes: the same layout on both sides, so nothing is remixed.
+            var inLayout = target.channelLayout.layout
             var outLayout = target.channelLayout.layout
             var allocated: OpaquePointer?
             let made = swr_alloc_set_opts2(&allocated, &outLayout, target.sampleFormat, target.sampleRate,

@@ -44,4 +44,19 @@ package final class Packet {
 
     /// True when the demuxer marked the packet as decode-only (e.g. before an MP4 edit list's start).
     package var isDiscarded: Bool { ra_packet_is_discarded(pointer) != 0 }
+
+    /// Bytes of payload.
+    package var size: Int { Int(pointer.pointee.size) }
+
+    /// Stamps the packet with `timestamp` (in its stream's time base) as its presentation and
+    /// decoding time: for inputs whose demuxer only estimates timestamps after a seek.
+    package func setTimestamp(_ timestamp: Int64) {
+        pointer.pointee.pts = timestamp
+        pointer.pointee.dts = timestamp
+    }
+
+    /// Sets the samples the decoder drops from the start and the end of this packet's audio.
+    package func setSkipSamples(start: Int, end: Int) throws(FFmpegError) {
+        try FFmpegError.check(ra_packet_set_skip_samples(pointer, UInt32(start), UInt32(end)), "marking gapless trimming")
+    }
 }

@@ -43,11 +43,21 @@ public enum AudioConverter {
         let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
         let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
         // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
-        let predicted = options.sampleRate == nil ? FrameCounter.count(url: input, isCancelled: cancellation.check) : nil
+        let counted = options.sampleRate == nil ? FrameCounter.count(url: input, isCancelled: cancellation.check) : nil
         if cancellation.isCancelled { throw CancellationError() }
         let source = try AudioSource(url: input, isCancelled: cancellation.check)
+        let range = try options.range.map {
+            try $0.frames(atRate: source.parameters.sampleRate, length: counted?.frames, path: input.displayPath)
+        }
+        // A range's length is known once its ends are: the prediction of the whole file bounds it.
+        let predicted: (frames: Int64, source: LengthSource)?
+        if let range {
+            predicted = counted.map { (Int64(range.count), $0.source) }
+        } else {
+            predicted = counted
+        }
         let job = Job(source: source, output: output, outputFormat: outputFormat, options: options,
-                      predicted: predicted, cancellation: cancellation)
+                      range: range, predicted: predicted, cancellation: cancellation)
         // Checked now, not when the first samples arrive: a format the codec cannot hold.
         let probe = try job.makeDecoder(source)
         _ = try EncoderPlan(format: probe.format, outputFormat: outputFormat, source: job.sourceDescription,
@@ -71,6 +81,8 @@ public enum AudioConverter {
         let output: URL
         let outputFormat: OutputFormat
         let options: ConversionOptions
+        /// The frames to convert; nil for all.
+        let range: Range<Int64>?
         let predicted: (frames: Int64, source: LengthSource)?
         let cancellation: CancellationFlag
 
@@ -80,8 +92,10 @@ public enum AudioConverter {
         }
 
         func makeDecoder(_ source: AudioSource) throws -> PCMDecoder {
-            try PCMDecoder(source: source, channels: options.channels, sampleFormat: options.sampleFormat,
-                           sampleRate: options.sampleRate, isCancelled: cancellation.check)
+            let decoder = try PCMDecoder(source: source, channels: options.channels, sampleFormat: options.sampleFormat,
+                                         sampleRate: options.sampleRate, isCancelled: cancellation.check)
+            if let range { try decoder.limit(to: range) }
+            return decoder
         }
 
         func makeWriter(for decoder: PCMDecoder, expectedFrames: Int64?) throws -> AudioFileWriter {
@@ -97,7 +111,9 @@ public enum AudioConverter {
                 while try decoder.readChunk({ bytes, frames in
                     if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: expected) }
                     try writer!.append(bytes, frames: frames)
-                    if let expected, expected > 0 { progress.update(Double(decoder.framesDecoded) / Double(expected)) }
+                    if let expected, expected > 0 {
+                        progress.update(Double(decoder.framesDecoded - (range?.lowerBound ?? 0)) / Double(expected))
+                    }
                 }) {}
                 if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: 0) }
                 try writer!.finish()
@@ -105,7 +121,7 @@ public enum AudioConverter {
                 writer?.cancel()
                 throw error
             }
-            return result(decoder, writer: writer!, frames: decoder.framesDecoded,
+            return result(decoder, writer: writer!, frames: decoder.framesDecoded - (range?.lowerBound ?? 0),
                           blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0,
                           reversed: false, lengthSource: predicted?.source ?? .decode, passes: 1, temporaryBytes: 0)
         }
@@ -163,16 +179,17 @@ public enum AudioConverter {
                 input: source.url, output: output, source: source.info(frames: frames), format: decoder.format,
                 outputFormat: outputFormat, codec: writer.codec, frames: frames, blockFrames: blockFrames,
                 reversed: reversed, conversions: decoder.conversions + writer.conversions,
-                warnings: warnings(decoder), lengthSource: lengthSource, predictedFrames: predicted?.frames,
+                warnings: warnings(decoder, decoded: frames), lengthSource: lengthSource, predictedFrames: predicted?.frames,
                 decodePasses: passes, temporaryBytes: temporaryBytes)
         }
 
         /// The decoder's warnings, or, when it had none, a note that the container misstated the length.
-        private func warnings(_ decoder: PCMDecoder) -> [String] {
+        private func warnings(_ decoder: PCMDecoder, decoded: Int64) -> [String] {
             let own = decoder.warnings
-            guard own.isEmpty, let predicted = predicted?.frames, predicted != decoder.framesDecoded,
+            guard own.isEmpty, let predicted = predicted?.frames, predicted != decoded,
                   decoder.format.sampleRate == source.parameters.sampleRate else { return own }
-            return ["the file declares \(predicted) frames but decodes to \(decoder.framesDecoded); the decoded length was used"]
+            let what = range == nil ? "the file declares" : "the range should hold"
+            return ["\(what) \(predicted) frames but decodes to \(decoded); the decoded length was used"]
         }
     }
 }

@@ -14,10 +14,12 @@ public struct ConversionOptions: Sendable, Equatable {
     public var sampleRate: Int?
     /// The container and codec; nil picks them from the output's extension.
     public var outputFormat: OutputFormat?
+    /// The part of the input to convert; nil for all of it. Exact to the frame.
+    public var range: TimeRange?
 
     public init(channels: ChannelSelection = .all, reverse: Bool = false, blockFrames: Int? = nil,
                 overwrite: Bool = false, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
-                outputFormat: OutputFormat? = nil) {
+                outputFormat: OutputFormat? = nil, range: TimeRange? = nil) {
         self.channels = channels
         self.reverse = reverse
         self.blockFrames = blockFrames
@@ -25,5 +27,6 @@ public struct ConversionOptions: Sendable, Equatable {
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.outputFormat = outputFormat
+        self.range = range
     }
 }

@@ -6,6 +6,10 @@ import Foundation
 ///
 /// Errors FFmpeg can skip (a damaged packet) are counted and skipped; a read error ends the
 /// input (as the CLI treats it); end of stream is not an error.
+///
+/// Every frame carries its exact position in the output of a continuous decode from the start
+/// (``frameStart``), and ``seek(toFrame:)`` restarts the decode so that the next frame begins
+/// exactly at a given output frame (see ``SeekPlan`` for how far before it decoding restarts).
 final class FrameSource {
     let source: AudioSource
     let frame: Frame
@@ -27,18 +31,143 @@ final class FrameSource {
     /// The sample count of the first decoded frame (before any gapless trimming shortens it).
     private(set) var firstFrameCount: Int?
 
+    /// Output position of the first sample of ``frame`` that is delivered.
+    private(set) var frameStart: Int64 = 0
+    /// Samples at the start of ``frame`` that come before a seek's target and must be dropped.
+    private(set) var leadingSamplesToDrop = 0
+    /// After a seek: frames that end before this output position are pre-roll, not output.
+    private var dropBefore: Int64?
+    /// Where the next frame starts when its timestamp does not say.
+    private var nextPosition: Int64 = 0
+    /// The timestamp (in samples) of output position 0, from the first frame of the decode.
+    private var origin: Int64?
+    /// A frame already decoded (by a seek looking ahead) and not yet handed out.
+    private var holdsFrame = false
+    /// The positions of packets, for inputs that cannot seek exactly by timestamp.
+    private let index: PacketIndex?
+    /// In ``index``, the entry the next packet read should be.
+    private var nextEntry = 0
+    /// The file position of the last packet of our stream read.
+    private var lastPacketPosition: Int64?
+    private let plan: SeekPlan
+
     init(source: AudioSource, isCancelled: @escaping @Sendable () -> Bool) throws {
         self.source = source
         self.isCancelled = isCancelled
         packet = try Packet()
         frame = try Frame()
+        plan = SeekPlan(source: source)
+        index = plan.needsPacketIndex ? PacketIndex(frameSize: max(source.decoder.frameSize, source.parameters.codecFrameSize, 1)) : nil
+        // Indexed packets are stamped with their output positions: position 0 is timestamp 0.
+        if index != nil { origin = 0 }
     }
 
     /// True once the decoder has given everything.
     var isFinished: Bool { state == .finished }
 
-    /// Decodes the next frame into ``frame``; false at the end of the stream.
+    /// Decodes the next frame into ``frame``; false at the end of the stream. The frame's
+    /// output position is ``frameStart``, after dropping ``leadingSamplesToDrop`` samples.
     func next() throws -> Bool {
+        if holdsFrame {
+            holdsFrame = false
+            return true
+        }
+        while try decodeFrame() {
+            let count = Int64(frame.sampleCount)
+            var start = nextPosition
+            if let pts = frame.presentationTimestamp {
+                let samples = source.parameters.samples(fromTimeBaseUnits: pts, sampleRate: source.parameters.sampleRate)
+                if origin == nil { origin = samples }
+                start = samples - origin!
+            } else if origin == nil {
+                origin = 0
+            }
+            nextPosition = start + count
+            var drop: Int64 = 0
+            if let target = dropBefore {
+                if start + count <= target { continue }
+                drop = max(0, target - start)
+                dropBefore = nil
+            }
+            leadingSamplesToDrop = Int(drop)
+            frameStart = start + drop
+            return true
+        }
+        return false
+    }
+
+    /// Restarts decoding so that the next frame delivered starts exactly at output frame
+    /// `target` (as a continuous decode from the start would give it).
+    /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
+    func seek(toFrame target: Int64) throws -> Int64 {
+        if origin == nil { try learnOrigin() }
+        holdsFrame = false
+        let decoder = source.decoder
+        if let index {
+            try index.extend(through: target, demuxer: try demuxerAtIndexEnd(index), streamIndex: source.streamIndex,
+                             packet: packet, isCancelled: isCancelled)
+            lastPacketPosition = index.entries.last?.position
+            let restart = plan.restartPacket(for: target, in: index)
+            try source.demuxer.seek(toByte: index.entries[restart].position)
+            nextEntry = restart
+            lastPacketPosition = nil
+        } else {
+            let preroll = Int64(plan.prerollSamples)
+            // Not clamped at 0: an encoder's priming packets lie before output frame 0.
+            let timestamp = source.parameters.timeBaseUnits(fromSamples: target - preroll + (origin ?? 0),
+                                                            sampleRate: source.parameters.sampleRate)
+            do {
+                try source.demuxer.seek(stream: source.streamIndex, toTimestamp: timestamp)
+            } catch {
+                // No index to seek by: start again from the beginning and decode up to the target.
+                try source.demuxer.seek(toByte: 0)
+            }
+        }
+        decoder.flush()
+        state = .reading
+        packetWaiting = false
+        dropBefore = target
+        nextPosition = 0
+        // Decode up to the target now, so the caller learns where the stream really is.
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
+    }
+
+    /// Finds which timestamp is output position 0 from the first packet, without decoding it
+    /// (a decoder that has decoded nothing decodes a restart at the start exactly as a fresh
+    /// decode: even AAC's noise substitution draws the same numbers).
+    private func learnOrigin() throws {
+        while try source.demuxer.readPacket(into: packet) {
+            guard packet.streamIndex == source.streamIndex else { continue }
+            let pts = packet.presentationTimestamp.map {
+                source.parameters.samples(fromTimeBaseUnits: $0, sampleRate: source.parameters.sampleRate)
+            } ?? 0
+            origin = pts + Int64(packet.skipSamples.start)
+            return
+        }
+        origin = 0
+    }
+
+    /// The demuxer, positioned where the index continues (a seek may have moved it back).
+    private func demuxerAtIndexEnd(_ index: PacketIndex) throws -> Demuxer {
+        if !index.isComplete, !readingAtIndexEnd, let last = index.entries.last {
+            // Back to the last packet indexed, which is read again and passed over.
+            try source.demuxer.seek(toByte: last.position)
+        }
+        return source.demuxer
+    }
+
+    /// True while the last packet read is the last one indexed: reading on extends the index.
+    private var readingAtIndexEnd: Bool {
+        guard let index, let last = index.entries.last else { return true }
+        return lastPacketPosition == last.position
+    }
+
+    /// Decodes the next frame of the stream, whatever its position.
+    private func decodeFrame() throws -> Bool {
         let decoder = source.decoder
         while state != .finished {
             if isCancelled() { throw CancellationError() }
@@ -88,6 +217,8 @@ final class FrameSource {
                 return
             }
             guard packet.streamIndex == source.streamIndex else { continue }
+            lastPacketPosition = packet.filePosition
+            if let index { try stampFromIndex(index) }
             do {
                 packetWaiting = try decoder.send(packet) == .outputPending
                 return
@@ -97,7 +228,23 @@ final class FrameSource {
         }
     }
 
+    /// Gives the packet its exact timestamp and trimming from the index (the demuxer only
+    /// estimates them after a seek).
+    private func stampFromIndex(_ index: PacketIndex) throws {
+        let position = packet.filePosition ?? -1
+        guard let entry = index.packet(at: position, from: nextEntry) ?? index.append(packet) else { return }
+        nextEntry = entry + 1
+        let found = index.entries[entry]
+        packet.setTimestamp(source.parameters.timeBaseUnits(fromSamples: found.rawStart + (origin ?? 0),
+                                                            sampleRate: source.parameters.sampleRate))
+        if found.skip != packet.skipSamples {
+            try packet.setSkipSamples(start: found.skip.start, end: found.skip.end)
+        }
+    }
+
     private func noteSkipped(_ error: FFmpegError) {
+        // Pre-roll packets decoded without their history may fail: that is expected, not damage.
+        guard dropBefore == nil else { return }
         skippedPackets += 1
         if firstSkipReason == nil { firstSkipReason = error.message }
     }

@@ -37,9 +37,13 @@ public final class PCMDecoder {
     private var extractionBuffer: UnsafeMutableRawPointer?
     private var extractionCapacity = 0
     private var flushed = false
+    private let requestedSampleRate: Int?
 
-    /// Frames delivered so far.
+    /// The output position of the next frame: the frames delivered so far, counted from the
+    /// start of the stream (after a seek, from the seek's target).
     public private(set) var framesDecoded: Int64 = 0
+    /// Where decoding stops (exclusive); nil for the end of the stream.
+    public private(set) var endFrame: Int64?
 
     /// Opens `url` and prepares to decode its best audio stream.
     /// - Parameters:
@@ -69,6 +73,7 @@ public final class PCMDecoder {
         }
         sourceSampleFormat = PCMDecoder.nativeFormat(of: source.decoder)
         outputSampleFormat = sampleFormat ?? sourceSampleFormat
+        requestedSampleRate = sampleRate
         truncatesTo24Bits = outputSampleFormat == .s24 && ![.u8, .s16, .s24].contains(sourceSampleFormat)
         frames = try FrameSource(source: source, isCancelled: isCancelled)
         resampler = Resampler(channels: channels == .mix ? .mixedToMono : .unchanged,
@@ -84,7 +89,7 @@ public final class PCMDecoder {
     /// if the first decoded frame disagrees with the container, the decoded rate wins once
     /// decoding has started.
     public var format: PCMFormat {
-        let rate = resampler.outputSampleRate > 0 ? resampler.outputSampleRate : source.parameters.sampleRate
+        let rate = resampler.outputSampleRate > 0 ? resampler.outputSampleRate : (requestedSampleRate ?? source.parameters.sampleRate)
         switch channels {
         case .all:
             let layout = outputChannelLayout
@@ -142,7 +147,7 @@ public final class PCMDecoder {
         // and only against a stated length, not one FFmpeg guessed from the bit rate.
         let rate = source.parameters.sampleRate
         let decodedAtSourceRate = format.sampleRate == rate ? framesDecoded : framesDecoded * Int64(rate) / Int64(format.sampleRate)
-        if flushed, let stated = source.parameters.statedDurationSamples,
+        if flushed, endFrame == nil, let stated = source.parameters.statedDurationSamples,
            !source.demuxer.durationIsEstimatedFromBitRate,
            stated - decodedAtSourceRate > max(stated / 20, 8192) {
             let decoded = String(format: "%.2f", Double(decodedAtSourceRate) / Double(rate))
@@ -164,6 +169,45 @@ public final class PCMDecoder {
         return result
     }
 
+    /// What a seek asked for and what it reached, as Symphonia's accurate seek reports them.
+    public struct SeekResult: Sendable, Equatable {
+        /// The frame asked for.
+        public let required: Int64
+        /// The frame the next block starts at: `required`, or the end of the stream when the
+        /// request lies beyond it.
+        public let reached: Int64
+    }
+
+    /// Moves decoding so the next block starts exactly at output frame `frame` of a continuous
+    /// decode from the start (bit-exact for PCM, FLAC, ALAC and MP3; AAC within 1 LSB of s16).
+    /// Costs time in proportion to the codec's pre-roll, not to `frame` (MP3 and ADTS AAC also
+    /// read, without decoding, the packets before `frame` the first time).
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a negative frame, or when the
+    ///   decoder converts the sample rate.
+    @discardableResult
+    public func seek(toFrame frame: Int64) throws -> SeekResult {
+        guard frame >= 0 else { throw ReverseAudioError.invalidOption("\(url.displayPath): cannot seek to frame \(frame)") }
+        if let rate = requestedSampleRate, rate != source.parameters.sampleRate {
+            throw ReverseAudioError.invalidOption("\(url.displayPath): seeking while converting the sample rate is not supported; convert the range first")
+        }
+        let reached: Int64
+        do {
+            reached = try frames.seek(toFrame: frame)
+        } catch let error as FFmpegError {
+            throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "\(error.operation) failed (\(error.message))")
+        }
+        resampler.reset()
+        flushed = false
+        framesDecoded = reached
+        return SeekResult(required: frame, reached: reached)
+    }
+
+    /// Decodes only output frames `range` of the stream: seeks to its start and stops at its end.
+    public func limit(to range: Range<Int64>) throws {
+        try seek(toFrame: range.lowerBound)
+        endFrame = range.upperBound
+    }
+
     /// Decodes the next block; nil at the end of the audio.
     public func read() throws -> SampleBuffer? {
         var block: SampleBuffer?
@@ -179,12 +223,14 @@ public final class PCMDecoder {
     /// - Returns: false at the end of the audio (and `body` was not called).
     func readChunk(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
         while !flushed {
+            if let endFrame, framesDecoded >= endFrame { return false }
             if isCancelled() { throw CancellationError() }
             if try frames.next() {
-                if try deliver(convert { () throws(FFmpegError) in try resampler.convert(frames.frame) }, to: body) { return true }
+                let converted = try convert { () throws(FFmpegError) in try resampler.convert(frames.frame) }
+                if try deliver(converted, dropping: frames.leadingSamplesToDrop, to: body) { return true }
             } else {
                 flushed = true
-                if try deliver(convert { () throws(FFmpegError) in try resampler.flush() }, to: body) { return true }
+                if try deliver(convert { () throws(FFmpegError) in try resampler.flush() }, dropping: 0, to: body) { return true }
             }
         }
         return false
@@ -206,13 +252,17 @@ public final class PCMDecoder {
     }
 
     /// Applies the channel selection and the 24-bit truncation, and hands non-empty output to `body`.
-    private func deliver(_ converted: UnsafeRawBufferPointer, to body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+    private func deliver(_ converted: UnsafeRawBufferPointer, dropping leading: Int,
+                         to body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
         let frameBytes = resampler.outputBytesPerFrame
-        guard frameBytes > 0, converted.count > 0, let base = converted.baseAddress else { return false }
-        let frameCount = converted.count / frameBytes
+        guard frameBytes > 0, converted.count > leading * frameBytes, let start = converted.baseAddress else { return false }
+        let base = start + leading * frameBytes
+        var frameCount = converted.count / frameBytes - leading
+        if let endFrame { frameCount = Int(min(Int64(frameCount), max(0, endFrame - framesDecoded))) }
+        guard frameCount > 0 else { return false }
         if truncatesTo24Bits {
             let samples = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: Int32.self)
-            for index in 0..<(converted.count / 4) { samples[index] &= ~0xFF }
+            for index in 0..<(frameCount * frameBytes / 4) { samples[index] &= ~0xFF }
         }
         if let channel = channels.extractedChannel {
             let sampleBytes = outputSampleFormat.bytesPerSample
@@ -226,7 +276,7 @@ public final class PCMDecoder {
             }
             try body(UnsafeRawBufferPointer(start: destination, count: frameCount * sampleBytes), frameCount)
         } else {
-            try body(converted, frameCount)
+            try body(UnsafeRawBufferPointer(start: base, count: frameCount * frameBytes), frameCount)
         }
         framesDecoded += Int64(frameCount)
         return true

@@ -64,7 +64,8 @@ struct EncoderPlan {
             throw ReverseAudioError.invalidOption(
                 "\(path): \(codec.rawValue) cannot hold \(format.sampleRate) Hz audio; add --sample-rate \(near)")
         }
-        sampleType = PCMDecoder.sampleType(of: sample)
+        // 8-bit into FLAC or ALAC goes in as 16-bit (the widening said above).
+        sampleType = sample == .u8 && codec != .pcm ? .s16 : PCMDecoder.sampleType(of: sample)
         bitsPerRawSample = bits
         self.bitRate = bitRate
         storedBytesPerSample = stored
