@@ -29,8 +29,6 @@ static inline int ra_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int ra_averror_exit(void) { return AVERROR_EXIT; }
 static inline int ra_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int ra_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
-static inline int ra_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
-static inline int ra_averror_from_errno(int posix_errno) { return AVERROR(posix_errno); }
 
 static inline int64_t ra_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int ra_av_time_base(void) { return AV_TIME_BASE; }

@@ -39,12 +39,12 @@ struct InfoCommand: AsyncParsableCommand {
         lines.append("  container    \(info.container) (\(info.containerName))")
         lines.append("  codec        \(info.codec) (\(info.codecName))")
         lines.append("  sample rate  \(info.sampleRate) Hz")
-        lines.append("  channels     \(info.channels) (\(info.channelLayout ?? "unspecified layout"))")
+        lines.append("  channels     \(info.channelCount) (\(info.channelLayout ?? "unspecified layout"))")
         if let format = info.sampleFormat {
             lines.append("  sample fmt   \(format)\(info.bitsPerSample.map { ", \($0) bits" } ?? "")")
         }
         let frames = info.frames.map { "\($0) frames" } ?? "frame count unknown"
-        lines.append("  duration     \(String.seconds(info.durationSeconds)) (\(frames))")
+        lines.append("  duration     \(String.seconds(info.duration)) (\(frames))")
         if let bitRate = info.bitRate { lines.append("  bit rate     \(bitRate / 1000) kb/s") }
         return lines.joined(separator: "\n")
     }

@@ -25,8 +25,8 @@ struct ListCommand: AsyncParsableCommand {
             do {
                 let info = try await AudioInfo.load(from: file)
                 table.add(file.lastPathComponent, "\(info.container.split(separator: ",").first ?? "") / \(info.codec)",
-                          String.seconds(info.durationSeconds), "\(info.sampleRate)",
-                          "\(info.channels) (\(info.channelLayout ?? "unspecified"))")
+                          String.seconds(info.duration), "\(info.sampleRate)",
+                          "\(info.channelCount) (\(info.channelLayout ?? "unspecified"))")
             } catch {
                 failed = true
                 ErrorReporting.printError(error)

@@ -12,14 +12,14 @@ import TestSupport
         #expect(info.container == probe.format["format_name"] as? String)
         #expect(info.codec == probe.stream["codec_name"] as? String)
         #expect(String(info.sampleRate) == probe.stream["sample_rate"] as? String)
-        #expect(info.channels == probe.stream["channels"] as? Int)
+        #expect(info.channelCount == probe.stream["channels"] as? Int)
         let layout = probe.stream["channel_layout"] as? String
         #expect(info.channelLayout == (layout == "unknown" ? nil : layout))
         if let duration = (probe.format["duration"] as? String).flatMap(Double.init) {
-            #expect(abs((info.durationSeconds ?? -1) - duration) < 1e-5)
+            #expect(abs((info.duration ?? -1) - duration) < 1e-5)
         }
         #expect(info.bitRate.map(String.init) == (probe.format["bit_rate"] as? String ?? probe.stream["bit_rate"] as? String))
-        let decoded = try FFmpegOracle.samples(of: input).count / info.channels
+        let decoded = try FFmpegOracle.samples(of: input).count / info.channelCount
         #expect(info.frames == Int64(decoded))
     }
 

@@ -14,15 +14,16 @@ public struct AudioInfo: Sendable, Equatable, Codable {
     /// FFmpeg's descriptive codec name.
     public let codecName: String
     public let sampleRate: Int
-    public let channels: Int
+    /// Channels per frame.
+    public let channelCount: Int
     /// "mono", "stereo", "5.1"...; nil when the file gives only a channel count.
     public let channelLayout: String?
     /// The decoder's native sample format ("s16", "s32", "fltp").
     public let sampleFormat: String?
     /// Bits per sample as stored, for PCM and lossless codecs.
     public let bitsPerSample: Int?
-    /// The container's duration in seconds.
-    public let durationSeconds: Double?
+    /// The length in seconds as the container states it (or FFmpeg estimates it from the bit rate).
+    public let duration: Double?
     /// Sample frames a decode produces, known without decoding: stated by the container for PCM
     /// and FLAC, counted from the packets otherwise; nil when neither tells. Exact for intact
     /// files; a damaged file or a container that misstates its length decodes to another count
@@ -32,25 +33,34 @@ public struct AudioInfo: Sendable, Equatable, Codable {
     public let bitRate: Int?
 
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
-                sampleRate: Int, channels: Int, channelLayout: String?, sampleFormat: String?,
-                bitsPerSample: Int?, durationSeconds: Double?, frames: Int64?, bitRate: Int?) {
+                sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
+                bitsPerSample: Int?, duration: Double?, frames: Int64?, bitRate: Int?) {
         self.path = path
         self.container = container
         self.containerName = containerName
         self.codec = codec
         self.codecName = codecName
         self.sampleRate = sampleRate
-        self.channels = channels
+        self.channelCount = channelCount
         self.channelLayout = channelLayout
         self.sampleFormat = sampleFormat
         self.bitsPerSample = bitsPerSample
-        self.durationSeconds = durationSeconds
+        self.duration = duration
         self.frames = frames
         self.bitRate = bitRate
     }
 
     /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, rather than
     /// leaving the key out, so every object has the same keys.
+    /// The JSON keys (`info --json`), kept as they were first published.
+    enum CodingKeys: String, CodingKey {
+        case path, container, containerName, codec, codecName, sampleRate
+        case channelCount = "channels"
+        case channelLayout, sampleFormat, bitsPerSample
+        case duration = "durationSeconds"
+        case frames, bitRate
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
@@ -59,11 +69,11 @@ public struct AudioInfo: Sendable, Equatable, Codable {
         try container.encode(codec, forKey: .codec)
         try container.encode(codecName, forKey: .codecName)
         try container.encode(sampleRate, forKey: .sampleRate)
-        try container.encode(channels, forKey: .channels)
+        try container.encode(channelCount, forKey: .channelCount)
         try container.encode(channelLayout, forKey: .channelLayout)
         try container.encode(sampleFormat, forKey: .sampleFormat)
         try container.encode(bitsPerSample, forKey: .bitsPerSample)
-        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(duration, forKey: .duration)
         try container.encode(frames, forKey: .frames)
         try container.encode(bitRate, forKey: .bitRate)
     }

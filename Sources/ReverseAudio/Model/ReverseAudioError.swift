@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 
 /// Why an operation failed, phrased so a person can act on it. `description` is one line that
@@ -71,4 +72,17 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var errorDescription: String? { description }
+}
+
+extension ReverseAudioError {
+    /// Runs FFmpeg-facing work for `path`, so that FFmpeg's own error type never reaches the
+    /// public API: its failures become ``decodingFailed(path:reason:)`` naming the file.
+    static func mappingFFmpegErrors<Result>(path: String, _ work: () throws -> Result) throws -> Result {
+        do {
+            return try work()
+        } catch let error as FFmpegError {
+            if error.isInterrupted { throw CancellationError() }
+            throw ReverseAudioError.decodingFailed(path: path, reason: "\(error.operation) failed (\(error.message))")
+        }
+    }
 }

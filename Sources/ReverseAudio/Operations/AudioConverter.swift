@@ -42,10 +42,15 @@ public enum AudioConverter {
         // Fail on an unusable output or format before spending time decoding.
         let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
         let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
-        // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
-        let counted = options.sampleRate == nil ? FrameCounter.count(url: input, isCancelled: cancellation.check) : nil
-        if cancellation.isCancelled { throw CancellationError() }
-        let source = try AudioSource(url: input, isCancelled: cancellation.check)
+        var source = try AudioSource(url: input, isCancelled: cancellation.check)
+        let count: FrameCounter.Count
+        if options.sampleRate == nil {
+            (count, source) = try FrameCounter.count(source, isCancelled: cancellation.check)
+        } else {
+            // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
+            count = .unknown(reason: "the sample rate is converted")
+        }
+        let counted = count.prediction
         let range = try options.range.map {
             try $0.frames(atRate: source.parameters.sampleRate, length: counted?.frames, path: input.displayPath)
         }
@@ -57,7 +62,7 @@ public enum AudioConverter {
             predicted = counted
         }
         let job = Job(source: source, output: output, outputFormat: outputFormat, options: options,
-                      range: range, predicted: predicted, cancellation: cancellation)
+                      range: range, predicted: predicted, count: count, cancellation: cancellation)
         // Checked now, not when the first samples arrive: a format the codec cannot hold.
         let probe = try job.makeDecoder(source)
         _ = try EncoderPlan(format: probe.format, outputFormat: outputFormat, source: job.sourceDescription,
@@ -84,6 +89,7 @@ public enum AudioConverter {
         /// The frames to convert; nil for all.
         let range: Range<Int64>?
         let predicted: (frames: Int64, source: LengthSource)?
+        let count: FrameCounter.Count
         let cancellation: CancellationFlag
 
         var sourceDescription: AudioFileWriter.SourceDescription {
@@ -180,7 +186,10 @@ public enum AudioConverter {
                 outputFormat: outputFormat, codec: writer.codec, frames: frames, blockFrames: blockFrames,
                 reversed: reversed, conversions: decoder.conversions + writer.conversions,
                 warnings: warnings(decoder, decoded: frames), lengthSource: lengthSource, predictedFrames: predicted?.frames,
-                decodePasses: passes, temporaryBytes: temporaryBytes)
+                decodePasses: passes, temporaryBytes: temporaryBytes, predictionFailure: {
+                    if case .unknown(let reason) = count { return reason }
+                    return nil
+                }())
         }
 
         /// The decoder's warnings, or, when it had none, a note that the container misstated the length.

@@ -26,9 +26,33 @@ public struct ConversionResult: Sendable {
     public let lengthSource: LengthSource
     /// The length predicted before decoding (nil when nothing predicted it).
     public let predictedFrames: Int64?
+    /// Why nothing predicted the length, when nothing did.
+    public let predictionFailure: String?
     /// Times the input was decoded (2 only when its container misstated its length).
     public let decodePasses: Int
     /// Temporary disk space used besides the output itself: 0 for a reversal into PCM, the raw
     /// reversed audio for an encoded output or a pipe (removed before returning).
     public let temporaryBytes: Int64
+
+    init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
+         codec: OutputFormat.Codec, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
+         warnings: [String], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
+         temporaryBytes: Int64, predictionFailure: String?) {
+        self.input = input
+        self.output = output
+        self.source = source
+        self.format = format
+        self.outputFormat = outputFormat
+        self.codec = codec
+        self.frames = frames
+        self.blockFrames = blockFrames
+        self.reversed = reversed
+        self.conversions = conversions
+        self.warnings = warnings
+        self.lengthSource = lengthSource
+        self.predictedFrames = predictedFrames
+        self.decodePasses = decodePasses
+        self.temporaryBytes = temporaryBytes
+        self.predictionFailure = predictionFailure
+    }
 }

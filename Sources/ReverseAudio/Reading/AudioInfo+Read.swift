@@ -5,9 +5,9 @@ extension AudioInfo {
     /// can be known without decoding (from the container for PCM and FLAC, from the packets
     /// otherwise).
     public static func read(from url: URL) throws -> AudioInfo {
-        try AudioSource.checkReadableFile(at: url)
-        let counted = FrameCounter.count(url: url)
-        return try AudioSource(url: url).info(frames: counted?.frames)
+        let source = try AudioSource(url: url)
+        let (counted, _) = try FrameCounter.count(source, isCancelled: { false })
+        return source.info(frames: counted.prediction?.frames)
     }
 }
 

@@ -53,9 +53,9 @@ final class AudioSource {
         AudioInfo(
             path: url.displayPath, container: demuxer.formatName, containerName: demuxer.formatLongName,
             codec: parameters.codecName, codecName: parameters.codecLongName,
-            sampleRate: parameters.sampleRate, channels: parameters.channelCount,
+            sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
             channelLayout: parameters.channelLayoutName, sampleFormat: parameters.sampleFormatName,
-            bitsPerSample: parameters.bitsPerSample, durationSeconds: demuxer.durationSeconds,
+            bitsPerSample: parameters.bitsPerSample, duration: demuxer.durationSeconds,
             frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate)
     }
 

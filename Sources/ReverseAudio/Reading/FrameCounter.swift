@@ -13,56 +13,89 @@ import Foundation
 /// timestamp, and the last packet is measured by decoding it alone. The count is a prediction;
 /// callers that depend on it verify it.
 enum FrameCounter {
-    /// The predicted frame count of the best audio stream of `url`, or nil.
-    ///
-    /// Opens its own demuxer and closes it before returning: call it before opening the file for
-    /// decoding, so that two copies of a large index (an hour of MP4 is megabytes of sample
-    /// table) are never held at once.
-    static func count(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) -> (frames: Int64, source: LengthSource)? {
-        guard let demuxer = try? Demuxer(path: url.path, isCancelled: isCancelled),
-              let streamIndex = try? demuxer.bestAudioStreamIndex() else { return nil }
-        let parameters = demuxer.audioStream(at: streamIndex)
-        if parameters.isPCM || parameters.isFLAC, let stated = parameters.statedDurationSamples, stated > 0 {
-            return (stated, .container)
-        }
-        return countPackets(demuxer, streamIndex: streamIndex, parameters: parameters).map { ($0, .packets) }
-    }
+    /// What counting found.
+    enum Count: Sendable {
+        /// The frames a decode will produce, and where that came from.
+        case known(frames: Int64, source: LengthSource)
+        /// Nothing predicts the length; why, for `--verbose`.
+        case unknown(reason: String)
 
-    private static func countPackets(_ demuxer: Demuxer, streamIndex: Int, parameters: AudioStreamParameters) -> Int64? {
-        guard let packet = try? Packet(), let undated = try? Packet() else { return nil }
-        let wholeFrame = parameters.isLossy && parameters.codecFrameSize > 0 ? Int64(parameters.codecFrameSize) : nil
-        var total = TrimmedTotal()
-        // A packet without a duration waits for the next one's timestamp.
-        var waiting: (timestamp: Int64, skip: (start: Int, end: Int))?
-        do {
-            while try demuxer.readPacket(into: packet) {
-                guard packet.streamIndex == streamIndex, !packet.isDiscarded else { continue }
-                if let pending = waiting {
-                    guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else { return nil }
-                    total.add(parameters.samples(fromTimeBaseUnits: timestamp - pending.timestamp, sampleRate: parameters.sampleRate),
-                              skip: pending.skip)
-                    waiting = nil
-                }
-                if let wholeFrame {
-                    total.add(wholeFrame, skip: packet.skipSamples)
-                } else if packet.duration > 0 {
-                    total.add(parameters.samples(fromTimeBaseUnits: packet.duration, sampleRate: parameters.sampleRate),
-                              skip: packet.skipSamples)
-                } else if let timestamp = packet.presentationTimestamp {
-                    waiting = (timestamp, packet.skipSamples)
-                    try undated.reference(packet)
-                } else {
-                    return nil
-                }
-            }
-            if waiting != nil {
-                // The decoder applies the packet's own trimming here.
-                total.add(try decodedLength(of: undated, demuxer: demuxer, streamIndex: streamIndex), skip: (0, 0))
-            }
-        } catch {
+        var prediction: (frames: Int64, source: LengthSource)? {
+            if case .known(let frames, let source) = self { return (frames, source) }
             return nil
         }
-        return total.frames
+    }
+
+    /// Predicts the frame count of `source`'s stream. Packets are read (not decoded) with the
+    /// source's own demuxer, which is then moved back to the first packet, so the file is opened
+    /// once and a decode afterwards is the same as one from a fresh open.
+    /// - Returns: the count, and the source to decode from: `source` rewound, or the file opened
+    ///   again if its demuxer cannot seek back.
+    /// - Throws: `CancellationError`; nothing else (a count that fails is `.unknown`).
+    static func count(_ source: AudioSource, isCancelled: @escaping @Sendable () -> Bool) throws -> (Count, AudioSource) {
+        let parameters = source.parameters
+        if parameters.isPCM || parameters.isFLAC, let stated = parameters.statedDurationSamples, stated > 0 {
+            return (.known(frames: stated, source: .container), source)
+        }
+        let counted: Count
+        var firstTimestamp: Int64?
+        do {
+            let result = try countPackets(source.demuxer, streamIndex: source.streamIndex, parameters: parameters,
+                                          isCancelled: isCancelled)
+            firstTimestamp = result.firstTimestamp
+            counted = result.frames.map { .known(frames: $0, source: .packets) } ?? .unknown(reason: "packets carry no durations or timestamps")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            counted = .unknown(reason: "reading the packets failed: \((error as? FFmpegError)?.message ?? String(describing: error))")
+        }
+        if isCancelled() { throw CancellationError() }
+        // Back to the first packet; a demuxer that cannot go back is replaced by a fresh open.
+        if let firstTimestamp, (try? source.demuxer.seek(stream: source.streamIndex, toTimestamp: firstTimestamp)) != nil {
+            return (counted, source)
+        }
+        return (counted, try AudioSource(url: source.url, isCancelled: isCancelled))
+    }
+
+    private static func countPackets(_ demuxer: Demuxer, streamIndex: Int, parameters: AudioStreamParameters,
+                                     isCancelled: () -> Bool) throws -> (frames: Int64?, firstTimestamp: Int64?) {
+        let packet = try Packet()
+        let undated = try Packet()
+        let wholeFrame = parameters.isLossy && parameters.codecFrameSize > 0 ? Int64(parameters.codecFrameSize) : nil
+        var total = TrimmedTotal()
+        var firstTimestamp: Int64?
+        // A packet without a duration waits for the next one's timestamp.
+        var waiting: (timestamp: Int64, skip: (start: Int, end: Int))?
+        while try demuxer.readPacket(into: packet) {
+            if isCancelled() { throw CancellationError() }
+            guard packet.streamIndex == streamIndex else { continue }
+            if firstTimestamp == nil { firstTimestamp = packet.presentationTimestamp ?? 0 }
+            guard !packet.isDiscarded else { continue }
+            if let pending = waiting {
+                guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else {
+                    return (nil, firstTimestamp)
+                }
+                total.add(parameters.samples(fromTimeBaseUnits: timestamp - pending.timestamp, sampleRate: parameters.sampleRate),
+                          skip: pending.skip)
+                waiting = nil
+            }
+            if let wholeFrame {
+                total.add(wholeFrame, skip: packet.skipSamples)
+            } else if packet.duration > 0 {
+                total.add(parameters.samples(fromTimeBaseUnits: packet.duration, sampleRate: parameters.sampleRate),
+                          skip: packet.skipSamples)
+            } else if let timestamp = packet.presentationTimestamp {
+                waiting = (timestamp, packet.skipSamples)
+                try undated.reference(packet)
+            } else {
+                return (nil, firstTimestamp)
+            }
+        }
+        if waiting != nil {
+            // The decoder applies the packet's own trimming here.
+            total.add(try decodedLength(of: undated, demuxer: demuxer, streamIndex: streamIndex), skip: (0, 0))
+        }
+        return (total.frames, firstTimestamp)
     }
 
     /// Frames one packet decodes to on its own, with a fresh decoder.

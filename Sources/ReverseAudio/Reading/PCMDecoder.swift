@@ -75,7 +75,9 @@ public final class PCMDecoder {
         outputSampleFormat = sampleFormat ?? sourceSampleFormat
         requestedSampleRate = sampleRate
         truncatesTo24Bits = outputSampleFormat == .s24 && ![.u8, .s16, .s24].contains(sourceSampleFormat)
-        frames = try FrameSource(source: source, isCancelled: isCancelled)
+        frames = try ReverseAudioError.mappingFFmpegErrors(path: source.url.displayPath) {
+            try FrameSource(source: source, isCancelled: isCancelled)
+        }
         resampler = Resampler(channels: channels == .mix ? .mixedToMono : .unchanged,
                               type: PCMDecoder.sampleType(of: outputSampleFormat), sampleRate: sampleRate)
     }
@@ -190,12 +192,7 @@ public final class PCMDecoder {
         if let rate = requestedSampleRate, rate != source.parameters.sampleRate {
             throw ReverseAudioError.invalidOption("\(url.displayPath): seeking while converting the sample rate is not supported; convert the range first")
         }
-        let reached: Int64
-        do {
-            reached = try frames.seek(toFrame: frame)
-        } catch let error as FFmpegError {
-            throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "\(error.operation) failed (\(error.message))")
-        }
+        let reached = try ReverseAudioError.mappingFFmpegErrors(path: url.displayPath) { try frames.seek(toFrame: frame) }
         resampler.reset()
         flushed = false
         framesDecoded = reached
@@ -222,6 +219,10 @@ public final class PCMDecoder {
     /// bytes valid only during the call, and the frame count.
     /// - Returns: false at the end of the audio (and `body` was not called).
     func readChunk(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+        try ReverseAudioError.mappingFFmpegErrors(path: url.displayPath) { try decodeChunk(body) }
+    }
+
+    private func decodeChunk(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
         while !flushed {
             if let endFrame, framesDecoded >= endFrame { return false }
             if isCancelled() { throw CancellationError() }

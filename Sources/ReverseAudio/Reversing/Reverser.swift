@@ -84,8 +84,8 @@ public final class Reverser {
     }
 
     private func prepare() throws {
-        let predicted = FrameCounter.count(url: url, isCancelled: isCancelled)
-        let source = try AudioSource(url: url, isCancelled: isCancelled)
+        let (counted, source) = try FrameCounter.count(AudioSource(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
+        let predicted = counted.prediction
         let reversal = MirroredReversal<TemporaryPCMFile>(
             blockFrames: requestedBlockFrames, isCancelled: isCancelled,
             makeDecoder: { [channels, sampleFormat, isCancelled] source in
