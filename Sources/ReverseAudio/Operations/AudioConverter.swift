@@ -64,7 +64,8 @@ public enum AudioConverter {
         let job = Job(source: source, output: output, outputFormat: outputFormat, options: options,
                       range: range, predicted: predicted, count: count, cancellation: cancellation)
         // Checked now, not when the first samples arrive: a format the codec cannot hold.
-        let probe = try job.makeDecoder(source)
+        // The decoder of a forward conversion; a reversal opens its own per pass. Nothing is read yet.
+        let probe = try job.makeDecoder(source, limited: !options.reverse)
         _ = try EncoderPlan(format: probe.format, outputFormat: outputFormat, source: job.sourceDescription,
                             path: output.displayPath)
         let result: ConversionResult
@@ -97,10 +98,11 @@ public enum AudioConverter {
                                               bitRate: source.parameters.bitRate ?? source.demuxer.bitRate)
         }
 
-        func makeDecoder(_ source: AudioSource) throws -> PCMDecoder {
+        /// A decoder of `source` as the options ask; `limited` applies the range (which reads).
+        func makeDecoder(_ source: AudioSource, limited: Bool = true) throws -> PCMDecoder {
             let decoder = try PCMDecoder(source: source, channels: options.channels, sampleFormat: options.sampleFormat,
                                          sampleRate: options.sampleRate, isCancelled: cancellation.check)
-            if let range { try decoder.limit(to: range) }
+            if limited, let range { try decoder.limit(to: range) }
             return decoder
         }
 
@@ -138,7 +140,7 @@ public enum AudioConverter {
         func reverseInPlace(progress: ProgressReporter) throws -> ConversionResult {
             let reversal = MirroredReversal<AudioFileWriter>(
                 blockFrames: options.blockFrames, isCancelled: cancellation.check,
-                makeDecoder: makeDecoder,
+                makeDecoder: { try makeDecoder($0) },
                 makeSink: { decoder, totalFrames in try makeWriter(for: decoder, expectedFrames: totalFrames) },
                 discard: { $0.cancel() })
             let outcome = try reversal.run(source, predicted: predicted, progress: progress.update)
@@ -154,7 +156,7 @@ public enum AudioConverter {
         func reverseThroughTemporaryFile(in folder: URL, progress: ProgressReporter) throws -> ConversionResult {
             let reversal = MirroredReversal<TemporaryPCMFile>(
                 blockFrames: options.blockFrames, isCancelled: cancellation.check,
-                makeDecoder: makeDecoder,
+                makeDecoder: { try makeDecoder($0) },
                 makeSink: { decoder, _ in try TemporaryPCMFile(in: folder, bytesPerFrame: decoder.format.bytesPerFrame) },
                 discard: { _ in })  // a temporary file vanishes when released
             let outcome = try reversal.run(source, predicted: predicted, progress: progress.stage(from: 0, to: 0.6))
