@@ -2,7 +2,8 @@ import CFFmpeg
 
 /// Owns one `AVCodecContext` opened as the decoder of a demuxer's stream.
 package final class Decoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let codecContext: CodecContext
+    var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
     package let streamIndex: Int
     private let path: String
 
@@ -15,31 +16,16 @@ package final class Decoder {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: ra_averror_decoder_not_found(), operation: "finding a decoder", path: path)
         }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw .outOfMemory("allocating a decoder", path: demuxer.path)
-        }
-        var result = avcodec_parameters_to_context(allocated, parameters)
-        if result >= 0 {
-            // As the ffmpeg CLI does: timestamps in the stream's time base let libavcodec apply
-            // the container's gapless trimming (skip samples, discard padding) exactly.
-            allocated.pointee.pkt_timebase = stream.pointee.time_base
-            // Also as the CLI does ("threads auto"): codecs with frame threads (FLAC) decode on
-            // every core. The output is the same; only the work is spread.
-            allocated.pointee.thread_count = 0
-            result = avcodec_open2(allocated, codec, nil)
-        }
-        if result < 0 {
-            var failed: UnsafeMutablePointer<AVCodecContext>? = allocated
-            avcodec_free_context(&failed)
-            throw FFmpegError(code: result, operation: "opening the decoder", path: path)
-        }
-        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
-        context = allocated
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
+        codecContext = try CodecContext(codec: codec, path: path)
+        let context = codecContext.pointer
+        try FFmpegError.check(avcodec_parameters_to_context(context, parameters), "opening the decoder", path: path)
+        // As the ffmpeg CLI does: timestamps in the stream's time base let libavcodec apply
+        // the container's gapless trimming (skip samples, discard padding) exactly.
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        // Also as the CLI does ("threads auto"): codecs with frame threads (FLAC) decode on
+        // every core. The output is the same; only the work is spread.
+        context.pointee.thread_count = 0
+        try codecContext.open(operation: "opening the decoder", path: path)
     }
 
     /// The type of the samples the decoder produces, once opened (planar or packed).

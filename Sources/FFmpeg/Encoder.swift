@@ -5,7 +5,8 @@ import CFFmpeg
 /// Frames go in with ``send(_:)``; packets come out of ``receive(into:)``. Timestamps are in
 /// samples (the time base is 1/sample rate).
 package final class Encoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let codecContext: CodecContext
+    var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
     private let path: String
 
     /// What an encoder is asked for.
@@ -66,30 +67,17 @@ package final class Encoder {
         guard let codec = avcodec_find_encoder_by_name(settings.codecName) else {
             throw FFmpegError(code: ra_averror_encoder_not_found(), operation: "finding the \(settings.codecName) encoder", path: path)
         }
-        guard let allocated = avcodec_alloc_context3(codec) else {
-            throw .outOfMemory("allocating an encoder", path: path)
-        }
-        allocated.pointee.sample_fmt = Encoder.format(of: settings.sampleType, for: codec)
-        allocated.pointee.sample_rate = Int32(settings.sampleRate)
-        allocated.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
-        if let bitRate = settings.bitRate { allocated.pointee.bit_rate = Int64(bitRate) }
-        if let bits = settings.bitsPerRawSample { allocated.pointee.bits_per_raw_sample = Int32(bits) }
-        if globalHeader { allocated.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        codecContext = try CodecContext(codec: codec, path: path)
+        let context = codecContext.pointer
+        context.pointee.sample_fmt = Encoder.format(of: settings.sampleType, for: codec)
+        context.pointee.sample_rate = Int32(settings.sampleRate)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+        if let bitRate = settings.bitRate { context.pointee.bit_rate = Int64(bitRate) }
+        if let bits = settings.bitsPerRawSample { context.pointee.bits_per_raw_sample = Int32(bits) }
+        if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         var layout = Encoder.layout(settings.channelLayout, for: codec).layout
-        var result = av_channel_layout_copy(&allocated.pointee.ch_layout, &layout)
-        if result >= 0 { result = avcodec_open2(allocated, codec, nil) }
-        if result < 0 {
-            var failed: UnsafeMutablePointer<AVCodecContext>? = allocated
-            avcodec_free_context(&failed)
-            throw FFmpegError(code: result, operation: "opening the \(settings.codecName) encoder", path: path)
-        }
-        // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
-        context = allocated
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
+        try FFmpegError.check(av_channel_layout_copy(&context.pointee.ch_layout, &layout), "setting the channel layout", path: path)
+        try codecContext.open(operation: "opening the \(settings.codecName) encoder", path: path)
     }
 
     /// `layout`, or, when the codec lists the layouts it takes and this is not one of them, the
