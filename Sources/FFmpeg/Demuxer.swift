@@ -81,6 +81,21 @@ package final class Demuxer {
     /// The container's total bit rate in bits per second, when known.
     package var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
 
+    /// The file's tags (title, artist, album…), with those of stream `index` after the file's
+    /// own where the container keeps them per stream (Ogg, some MP4s); keys as FFmpeg names them.
+    package func tags(stream index: Int) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        for dictionary in [context.pointee.metadata, context.pointee.streams[index]!.pointee.metadata] {
+            var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+            while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+                entry = next
+                let key = String(cString: next.pointee.key)
+                if !result.contains(where: { $0.key == key }) { result.append((key, String(cString: next.pointee.value))) }
+            }
+        }
+        return result
+    }
+
     /// The kind of every stream in the file, in stream order.
     package var streamKinds: [MediaKind] {
         (0..<Int(context.pointee.nb_streams)).map { index in

@@ -44,8 +44,12 @@ struct InfoCommand: AsyncParsableCommand {
             lines.append("  sample fmt   \(format)\(info.bitsPerSample.map { ", \($0) bits" } ?? "")")
         }
         let frames = info.frames.map { "\($0) frames" } ?? "frame count unknown"
-        lines.append("  duration     \(String.seconds(info.duration)) (\(frames))")
+        let estimate = info.durationIsEstimate ? ", the container's estimate" : ""
+        lines.append("  duration     \(String.seconds(info.duration)) (\(frames)\(estimate))")
         if let bitRate = info.bitRate { lines.append("  bit rate     \(bitRate / 1000) kb/s") }
+        for (key, value) in info.tags.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)")
+        }
         return lines.joined(separator: "\n")
     }
 }

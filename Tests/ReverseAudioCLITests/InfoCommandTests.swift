@@ -34,11 +34,15 @@ import TestSupport
         } else {
             #expect(info["channelLayout"] is NSNull, "no layout must be null, got \(String(describing: info["channelLayout"]))")
         }
-        let duration = try #require((format["duration"] as? String).flatMap { Double($0) })
-        let reported = try #require(info["durationSeconds"] as? Double)
-        #expect(abs(reported - duration) <= 1e-5, "duration \(reported) vs ffprobe \(duration)")
+        // The container's figure is ffprobe's; the duration is the decode's length, frames ÷ rate.
+        let containerDuration = try #require((format["duration"] as? String).flatMap { Double($0) })
+        let stated = try #require(info["containerDurationSeconds"] as? Double)
+        #expect(abs(stated - containerDuration) <= 1e-5, "container duration \(stated) vs ffprobe \(containerDuration)")
         let frames = try FFmpegOracle.samples(of: input).count / channels
         #expect(info["frames"] as? Int == frames, "frames \(String(describing: info["frames"])) vs decoded \(frames)")
+        let rate = try #require(info["sampleRate"] as? Double)
+        #expect(abs((info["durationSeconds"] as? Double ?? -1) - Double(frames) / rate) < 1e-9)
+        #expect(info["durationIsEstimate"] as? Bool == false)
     }
 
     @Test("human-readable info names the codec and the sample rate",

@@ -16,11 +16,12 @@ import TestSupport
         let layout = probe.stream["channel_layout"] as? String
         #expect(info.channelLayout == (layout == "unknown" ? nil : layout))
         if let duration = (probe.format["duration"] as? String).flatMap(Double.init) {
-            #expect(abs((info.duration ?? -1) - duration) < 1e-5)
+            #expect(abs((info.containerDuration ?? -1) - duration) < 1e-5)
         }
         #expect(info.bitRate.map(String.init) == (probe.format["bit_rate"] as? String ?? probe.stream["bit_rate"] as? String))
         let decoded = try FFmpegOracle.samples(of: input).count / info.channelCount
         #expect(info.frames == Int64(decoded))
+        #expect(info.duration == Double(decoded) / Double(info.sampleRate) && !info.durationIsEstimate)
     }
 
     @Test("JSON has every key, with null for what is unknown")

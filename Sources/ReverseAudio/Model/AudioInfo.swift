@@ -2,7 +2,7 @@ import Foundation
 
 /// What a file is: container, codec and PCM shape, as `ffprobe` would report them, plus the
 /// number of frames a decode produces, known without decoding.
-public struct AudioInfo: Sendable, Equatable, Codable {
+public struct AudioInfo: Sendable, Equatable, Encodable {
     /// The file as it was named.
     public let path: String
     /// FFmpeg's short container name ("wav", "mp3", "mov,mp4,m4a,3gp,3g2,mj2").
@@ -22,8 +22,20 @@ public struct AudioInfo: Sendable, Equatable, Codable {
     public let sampleFormat: String?
     /// Bits per sample as stored, for PCM and lossless codecs.
     public let bitsPerSample: Int?
-    /// The length in seconds as the container states it (or FFmpeg estimates it from the bit rate).
-    public let duration: Double?
+    /// The length in seconds: ``frames`` ÷ ``sampleRate`` when the frame count is known (what
+    /// a decode gives, the same figure every command shows), else the container's figure
+    /// (``durationIsEstimate`` is then true).
+    public var duration: Double? {
+        if let frames, sampleRate > 0 { return Double(frames) / Double(sampleRate) }
+        return containerDuration
+    }
+    /// True when ``duration`` is only the container's statement or FFmpeg's estimate.
+    public var durationIsEstimate: Bool { frames == nil && containerDuration != nil }
+    /// The length in seconds as the container states it (or FFmpeg estimates it from the bit
+    /// rate), which may differ from what a decode gives (an MP3 without a gapless tag, CAF).
+    public let containerDuration: Double?
+    /// The file's tags (title, artist, album, date, genre, track, comment…), as FFmpeg names them.
+    public let tags: [String: String]
     /// Sample frames a decode produces, known without decoding: stated by the container for PCM
     /// and FLAC, counted from the packets otherwise; nil when neither tells. Exact for intact
     /// files; a damaged file or a container that misstates its length decodes to another count
@@ -34,7 +46,8 @@ public struct AudioInfo: Sendable, Equatable, Codable {
 
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
-                bitsPerSample: Int?, duration: Double?, frames: Int64?, bitRate: Int?) {
+                bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,
+                tags: [String: String] = [:]) {
         self.path = path
         self.container = container
         self.containerName = containerName
@@ -45,7 +58,8 @@ public struct AudioInfo: Sendable, Equatable, Codable {
         self.channelLayout = channelLayout
         self.sampleFormat = sampleFormat
         self.bitsPerSample = bitsPerSample
-        self.duration = duration
+        self.containerDuration = containerDuration
+        self.tags = tags
         self.frames = frames
         self.bitRate = bitRate
     }
@@ -58,7 +72,9 @@ public struct AudioInfo: Sendable, Equatable, Codable {
         case channelCount = "channels"
         case channelLayout, sampleFormat, bitsPerSample
         case duration = "durationSeconds"
-        case frames, bitRate
+        case durationIsEstimate
+        case containerDuration = "containerDurationSeconds"
+        case frames, bitRate, tags
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -74,7 +90,10 @@ public struct AudioInfo: Sendable, Equatable, Codable {
         try container.encode(sampleFormat, forKey: .sampleFormat)
         try container.encode(bitsPerSample, forKey: .bitsPerSample)
         try container.encode(duration, forKey: .duration)
+        try container.encode(durationIsEstimate, forKey: .durationIsEstimate)
+        try container.encode(containerDuration, forKey: .containerDuration)
         try container.encode(frames, forKey: .frames)
         try container.encode(bitRate, forKey: .bitRate)
+        try container.encode(tags, forKey: .tags)
     }
 }

@@ -95,7 +95,8 @@ public enum AudioConverter {
 
         var sourceDescription: AudioFileWriter.SourceDescription {
             AudioFileWriter.SourceDescription(codecName: source.parameters.codecName, isLossless: !source.parameters.isLossy,
-                                              bitRate: source.parameters.bitRate ?? source.demuxer.bitRate)
+                                              bitRate: source.parameters.bitRate ?? source.demuxer.bitRate,
+                                              tags: source.tags)
         }
 
         /// A decoder of `source` as the options ask; `limited` applies the range (which reads).

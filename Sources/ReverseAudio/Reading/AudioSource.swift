@@ -48,6 +48,15 @@ final class AudioSource {
         }
     }
 
+    /// The tags a person set (title, artist…), in the file's order: not the ones that describe
+    /// how this file was encoded, which would be wrong for a new encoding.
+    var tags: [(key: String, value: String)] {
+        let technical: Set<String> = ["encoder", "encoded_by", "major_brand", "minor_version", "compatible_brands",
+                                      "handler_name", "vendor_id", "itunsmpb", "itunnorm", "encoder_options",
+                                      "creation_time", "duration", "language"]
+        return demuxer.tags(stream: streamIndex).filter { !technical.contains($0.key.lowercased()) }
+    }
+
     /// The file's description, with `frames` when the caller already knows it.
     func info(frames: Int64?) -> AudioInfo {
         AudioInfo(
@@ -55,8 +64,9 @@ final class AudioSource {
             codec: parameters.codecName, codecName: parameters.codecLongName,
             sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
             channelLayout: parameters.channelLayoutName, sampleFormat: parameters.sampleFormatName,
-            bitsPerSample: parameters.bitsPerSample, duration: demuxer.durationSeconds,
-            frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate)
+            bitsPerSample: parameters.bitsPerSample, containerDuration: demuxer.durationSeconds,
+            frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate,
+            tags: Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Turns the common ways a path is not a readable file into clear errors before FFmpeg

@@ -56,6 +56,8 @@ public final class AudioFileWriter {
         let codecName: String
         let isLossless: Bool
         let bitRate: Int?
+        /// Tags to copy into the output (title, artist…).
+        let tags: [(key: String, value: String)]
     }
 
     init(url: URL, format: PCMFormat, outputFormat: OutputFormat, channelLayout: ChannelLayout,
@@ -91,6 +93,7 @@ public final class AudioFileWriter {
                 let mayOutgrowRIFF = expectedFrames.map { $0 * Int64(frameBytes) > limit } ?? true
                 if mayOutgrowRIFF { options["rf64"] = "auto" }
             }
+            muxer.setMetadata(source?.tags ?? [])
             try muxer.writeHeader(options: options)
         } catch {
             try? muxer.close()
