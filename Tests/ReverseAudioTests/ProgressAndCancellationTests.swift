@@ -129,29 +129,34 @@ final class ProgressLog: @unchecked Sendable {
         let folder = try TemporaryDirectory()
         let reverser = AudioReverser()
         let log = ProgressLog()
-        let success: (Bool, String?) = await withCheckedContinuation { continuation in
+        let success: (Bool, (any Error)?) = await withCheckedContinuation { continuation in
             reverser.reverseAudio(url: mediumM4A, destinationURL: folder.file("REVERSED.wav"),
-                                  progress: { log.record(Double($0)) },
+                                  progress: { log.record($0) },
                                   completion: { continuation.resume(returning: ($0, $1)) })
         }
         #expect(success.0 && success.1 == nil)
         #expect(log.entries.last?.value == 1.0)
         #expect(try FFmpegOracle.samples(of: folder.file("REVERSED.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
 
-        let failure: (Bool, String?) = await withCheckedContinuation { continuation in
+        let failure: (Bool, (any Error)?) = await withCheckedContinuation { continuation in
             reverser.reverseAudio(url: Fixtures.url("bad-text.mp3"), destinationURL: folder.file("bad.wav"),
                                   progress: { _ in }, completion: { continuation.resume(returning: ($0, $1)) })
         }
-        #expect(!failure.0 && failure.1?.contains("bad-text.mp3") == true)
+        #expect(!failure.0 && (failure.1 as? ReverseAudioError)?.description.contains("bad-text.mp3") == true)
 
-        let cancelled: (Bool, String?) = await withCheckedContinuation { continuation in
+        let cancelled: (Bool, (any Error)?) = await withCheckedContinuation { continuation in
             let holder = FlagHolder()
             holder.flag = reverser.reverseAudio(url: longMP3, destinationURL: folder.file("long.wav"),
                                                 progress: { if $0 > 0.05 { holder.flag?.cancel() } },
                                                 completion: { continuation.resume(returning: ($0, $1)) })
         }
-        #expect(!cancelled.0 && cancelled.1?.contains("cancelled") == true)
+        #expect(!cancelled.0 && cancelled.1 is CancellationError)
         #expect(folder.contents == ["REVERSED.wav"])
+
+        // The async form returns once the file is in place.
+        let result = try await reverser.reverseAudio(url: mediumM4A, destinationURL: folder.file("again.wav"))
+        #expect(result.reversed && FileManager.default.fileExists(atPath: folder.file("again.wav").path))
+        #expect(try FFmpegOracle.samples(of: folder.file("again.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
     }
 }
 

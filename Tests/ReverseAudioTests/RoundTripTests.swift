@@ -15,6 +15,16 @@ import TestSupport
         #expect(try FFmpegOracle.samples(of: report.reversedReversed.output) == FFmpegOracle.samples(of: input))
     }
 
+    @Test("makes a missing folder, as the CLI's -o does; native sample formats round-trip too",
+          arguments: ["wav-pcm_s24le-2ch-48000.wav", "wav-pcm_f32le-2ch-44100.wav", "wav-pcm_u8-1ch-8000.wav"])
+    func missingFolderAndNativeFormats(_ name: String) async throws {
+        let directory = try TemporaryDirectory()
+        let nested = directory.file("made/by/run")
+        let report = try await RoundTrip.run(Fixtures.url(name), into: nested, options: ConversionOptions(sampleFormat: nil))
+        #expect(report.verified, "\(report.mismatch ?? "")")
+        #expect(report.reversed.format.sampleFormat != .s16 && report.reversed.conversions.isEmpty)
+    }
+
     @Test("passes with the first channel and with a mix-down", arguments: [ChannelSelection.first, .mix])
     func channelChoices(_ channels: ChannelSelection) async throws {
         let directory = try TemporaryDirectory()

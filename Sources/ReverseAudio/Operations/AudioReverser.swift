@@ -23,31 +23,39 @@ public final class AudioReverser: Sendable {
         self.options = options
     }
 
-    /// Reverses `url` into `destinationURL` on a background thread.
+    /// Reverses `url` into `destinationURL`, asynchronously: the call returns at once and the
+    /// work goes on on a thread of its own (a command-line program must wait for `completion`
+    /// before it exits, or use the `async` form).
     ///
     /// `progress` receives values in 0...1 (non-decreasing, the last exactly 1.0 once the file is
-    /// in place); `completion` is called once, with `(true, nil)` or `(false, reason)`. Both are
-    /// called on the background thread.
+    /// in place); `completion` is called once, with `(true, nil)`, or `(false, error)` where the
+    /// error is a ``ReverseAudioError`` (its `description` is one line naming the file and the
+    /// reason) or `CancellationError`. Both are called on the background thread.
     /// - Returns: a flag that cancels the work (completion then reports the cancellation).
     @discardableResult
     public func reverseAudio(url: URL, destinationURL: URL,
-                             progress: @escaping @Sendable (Float) -> Void,
-                             completion: @escaping @Sendable (Bool, String?) -> Void) -> CancellationFlag {
+                             progress: @escaping @Sendable (Double) -> Void,
+                             completion: @escaping @Sendable (Bool, (any Error)?) -> Void) -> CancellationFlag {
         let flag = CancellationFlag()
         let options = options
         let thread = Thread {
             do {
-                _ = try AudioConverter.convert(url, to: destinationURL, options: options, cancellation: flag,
-                                               progress: { progress(Float($0)) })
+                _ = try AudioConverter.convert(url, to: destinationURL, options: options, cancellation: flag, progress: progress)
                 completion(true, nil)
-            } catch is CancellationError {
-                completion(false, "Reversing was cancelled; nothing was written.")
             } catch {
-                completion(false, (error as? ReverseAudioError)?.description ?? String(describing: error))
+                completion(false, error)
             }
         }
         thread.stackSize = 8 << 20
         thread.start()
         return flag
+    }
+
+    /// The same, for Swift concurrency: returns once the file is in place; cancelling the task
+    /// stops the work and removes the partial output.
+    @discardableResult
+    public func reverseAudio(url: URL, destinationURL: URL,
+                             progress: (@Sendable (Double) -> Void)? = nil) async throws -> ConversionResult {
+        try await AudioConverter.convert(url, to: destinationURL, options: options, progress: progress)
     }
 }

@@ -44,6 +44,12 @@ public enum RoundTrip {
     public static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
                            cancellation: CancellationFlag, progress: ProgressHandler?) throws -> Report {
         let names = outputNames(for: input, name: name, container: options.outputFormat?.container ?? .wav)
+        // As the CLI's -o does: the folder is made when missing.
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ReverseAudioError.cannotCreateOutput(path: directory.displayPath, reason: "cannot create the folder")
+        }
         let reporter = ProgressReporter(progress)
         var reverseOptions = options
         reverseOptions.reverse = true
