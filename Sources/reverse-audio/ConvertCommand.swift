@@ -7,10 +7,10 @@ struct ConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Decode a file and write it in the format its name asks for (wav aiff caf flac m4a mp3 aac), optionally reversed.")
 
-    @Argument(help: "The audio file to read.")
+    @Argument(help: "The audio file to read; - for standard input.")
     var input: String
 
-    @Argument(help: "The file to write; its extension picks the format (or give --format).")
+    @Argument(help: "The file to write; its extension picks the format (or give --format); - for standard output (WAV unless --format).")
     var output: String
 
     @Flag(help: "Write the audio reversed.")
@@ -20,8 +20,8 @@ struct ConvertCommand: AsyncParsableCommand {
 
     func run() async throws {
         flags.showFFmpegDiagnostics()
-        let inputURL = URL(fileURLWithPath: input)
-        let outputURL = URL(fileURLWithPath: output)
+        let inputURL = StandardStreams.inputURL(input)
+        let outputURL = StandardStreams.outputURL(output)
         let options: ConversionOptions
         do {
             options = try flags.options(reverse: reverse, output: outputURL)
@@ -38,7 +38,7 @@ struct ConvertCommand: AsyncParsableCommand {
             display.clear()
             for warning in result.warnings { ErrorReporting.printWarning(warning, file: input) }
             let summary = ConversionSummary.line(result, output: output)
-            if Console.isStandardOutput(output) { Console.error(summary) } else { Console.out(summary) }
+            if Console.isStandardOutput(outputURL.path) { Console.error(summary) } else { Console.out(summary) }
             if flags.verbose { ConversionSummary.details(result).forEach(Console.error) }
         } catch {
             display.clear()

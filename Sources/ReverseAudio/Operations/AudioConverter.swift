@@ -65,12 +65,14 @@ public enum AudioConverter {
                       range: range, predicted: predicted, count: count, cancellation: cancellation)
         // Checked now, not when the first samples arrive: a format the codec cannot hold.
         // The decoder of a forward conversion; a reversal opens its own per pass. Nothing is read yet.
-        let probe = try job.makeDecoder(source, limited: !options.reverse)
+        let probe = try job.makeDecoder(source, limited: !options.reverse || !source.isSeekable)
         _ = try EncoderPlan(format: probe.format, outputFormat: outputFormat, source: job.sourceDescription,
                             path: output.displayPath)
         let result: ConversionResult
         if !options.reverse {
             result = try job.forward(probe, progress: reporter)
+        } else if !source.isSeekable {
+            result = try job.reverseBySpilling(probe, in: FileManager.default.temporaryDirectory, progress: reporter)
         } else if outputFormat.resolvedCodec(inputIsLossless: !source.parameters.isLossy) == .pcm && destination.isSeekable {
             result = try job.reverseInPlace(progress: reporter)
         } else {
@@ -180,6 +182,28 @@ public enum AudioConverter {
             return result(outcome.decoder, writer: writer, frames: outcome.frames, blockFrames: outcome.blockFrames ?? 0,
                           reversed: true, lengthSource: outcome.lengthSource, passes: outcome.passes,
                           temporaryBytes: outcome.sink?.size ?? 0)
+        }
+
+        /// Reverses an input that can be read only once (a pipe): decoded forwards into a
+        /// temporary file, then written from its end, block by reversed block.
+        func reverseBySpilling(_ decoder: PCMDecoder, in folder: URL, progress: ProgressReporter) throws -> ConversionResult {
+            var writer: AudioFileWriter?
+            let spilled: (frames: Int64, temporaryBytes: Int64)
+            do {
+                spilled = try SpilledReversal(blockFrames: options.blockFrames ?? (1 << 16), isCancelled: cancellation.check)
+                    .run(decoder, in: folder, progress: progress.update) { bytes, frames in
+                        if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: nil) }
+                        try writer!.append(bytes, frames: frames)
+                    }
+                if writer == nil { writer = try makeWriter(for: decoder, expectedFrames: 0) }
+                try writer!.finish()
+            } catch {
+                writer?.cancel()
+                throw error
+            }
+            return result(decoder, writer: writer!, frames: spilled.frames,
+                          blockFrames: options.blockFrames ?? decoder.firstBufferFrameCount ?? 0, reversed: true,
+                          lengthSource: .decode, passes: 1, temporaryBytes: spilled.temporaryBytes)
         }
 
         private func result(_ decoder: PCMDecoder, writer: AudioFileWriter, frames: Int64, blockFrames: Int, reversed: Bool,

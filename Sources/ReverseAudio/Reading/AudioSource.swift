@@ -9,9 +9,12 @@ final class AudioSource {
     let streamIndex: Int
     let parameters: AudioStreamParameters
     let decoder: Decoder
+    /// False for a pipe: it is read once, in order, and cannot be sought in or read again.
+    let isSeekable: Bool
 
     init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
         self.url = url
+        isSeekable = AudioSource.isSeekableFile(url)
         let path = url.displayPath
         FFmpegDiagnostics.applyDefault()
         try AudioSource.checkReadableFile(at: url)
@@ -71,6 +74,8 @@ final class AudioSource {
 
     /// Turns the common ways a path is not a readable file into clear errors before FFmpeg
     /// reports them as generic "Invalid data".
+    /// Accepts regular files, and pipes (a FIFO, or standard input when it is one), which are
+    /// read once, in order.
     static func checkReadableFile(at url: URL) throws {
         let path = url.displayPath
         var status = stat()
@@ -80,20 +85,34 @@ final class AudioSource {
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG:
-            break
+            guard access(url.path, R_OK) == 0 else {
+                throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
+            }
+            if status.st_size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+        case S_IFIFO, S_IFSOCK:
+            break  // a pipe: streamed
         case S_IFDIR:
             throw ReverseAudioError.isDirectory(path: path)
-        case S_IFIFO:
-            throw ReverseAudioError.unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the audio to a file first")
+        case S_IFCHR where isTerminal(url):
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)")
         case S_IFCHR, S_IFBLK:
-            throw ReverseAudioError.unreadable(path: path, reason: "it is a device, not an audio file")
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a device, not an audio file or a pipe")
         default:
-            throw ReverseAudioError.unreadable(path: path, reason: "it is not a regular file")
+            throw ReverseAudioError.unreadable(path: path, reason: "it is not a regular file or a pipe")
         }
-        guard access(url.path, R_OK) == 0 else {
-            throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
-        }
-        if status.st_size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+    }
+
+    private static func isTerminal(_ url: URL) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return isatty(descriptor) == 1
+    }
+
+    /// True when `url` is a regular file, which can be read again and sought in; a pipe cannot.
+    static func isSeekableFile(_ url: URL) -> Bool {
+        var status = stat()
+        return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {

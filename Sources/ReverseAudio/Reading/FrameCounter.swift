@@ -34,6 +34,9 @@ enum FrameCounter {
     /// - Throws: `CancellationError`; nothing else (a count that fails is `.unknown`).
     static func count(_ source: AudioSource, isCancelled: @escaping @Sendable () -> Bool) throws -> (Count, AudioSource) {
         let parameters = source.parameters
+        guard source.isSeekable else {
+            return (.unknown(reason: "the input is a pipe, read once"), source)
+        }
         if parameters.isPCM || parameters.isFLAC, let stated = parameters.statedDurationSamples, stated > 0 {
             return (.known(frames: stated, source: .container), source)
         }

@@ -100,6 +100,9 @@ final class FrameSource {
     /// `target` (as a continuous decode from the start would give it).
     /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
     func seek(toFrame target: Int64) throws -> Int64 {
+        if !source.isSeekable {
+            return try skipForward(to: target)
+        }
         if origin == nil { try learnOrigin() }
         holdsFrame = false
         let decoder = source.decoder
@@ -149,6 +152,21 @@ final class FrameSource {
             return
         }
         origin = 0
+    }
+
+    /// A pipe cannot be sought in: decoding goes on from where it is and drops what comes
+    /// before `target`, which must not have been passed already.
+    private func skipForward(to target: Int64) throws -> Int64 {
+        guard target >= nextPosition, !holdsFrame || frameStart <= target else {
+            throw ReverseAudioError.invalidOption("\(source.url.displayPath): a pipe is read once; it cannot go back to frame \(target)")
+        }
+        holdsFrame = false
+        dropBefore = target
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
     }
 
     /// The demuxer, positioned where the index continues (a seek may have moved it back).
