@@ -30,7 +30,10 @@ struct ConvertCommand: AsyncParsableCommand {
             throw ErrorReporting.exitCode(for: error)
         }
         let display = ProgressDisplay(style: flags.progress)
-        let handler = display.handler(file: input, index: 1, count: 1)
+        // The audio's length for the speed figure; a pipe is not probed (it can be read only once).
+        let isRegularFile = (try? inputURL.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        let seconds = isRegularFile ? (try? AudioInfo.probe(from: inputURL))?.duration : nil
+        let handler = display.handler(file: input, index: 1, count: 1, seconds: seconds)
         do {
             let result = try await SignalCancellation.run {
                 try await AudioConverter.convert(inputURL, to: outputURL, options: options, progress: handler)

@@ -18,19 +18,27 @@ enum ProgressStyle: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// Draws per-file and overall progress. Called from worker threads.
+/// Draws per-file and overall progress, with elapsed time, time left and speed (× real time,
+/// as `ffmpeg` prints `speed=`). Called from worker threads, several files at once in a batch
+/// with `--jobs`.
 final class ProgressDisplay: @unchecked Sendable {
     // @unchecked: mutable state is only touched under `lock`.
     private let style: ProgressStyle
     private let lock = NSLock()
     private var lastDrawn = ""
+    private let started = Date()
+    /// Each running file's fraction and its audio's length in seconds (when known).
+    private var running: [Int: (fraction: Double, seconds: Double?)] = [:]
+    private var finishedFiles = 0
+    private var finishedSeconds = 0.0
 
     init(style: ProgressStyle) {
         self.style = style.resolved
     }
 
-    /// A handler for one file, `index` of `count` (1-based), whose work is one share of the batch.
-    func handler(file: String, index: Int, count: Int) -> ProgressHandler? {
+    /// A handler for one file, `index` of `count` (1-based); `seconds` is its audio's length,
+    /// for the speed.
+    func handler(file: String, index: Int, count: Int, seconds: Double? = nil) -> ProgressHandler? {
         switch style {
         case .none, .auto:
             return nil
@@ -43,8 +51,18 @@ final class ProgressDisplay: @unchecked Sendable {
                 }
             }
         case .bar:
-            return { [self] fraction in draw(file: file, fraction: fraction, index: index, count: count) }
+            return { [self] fraction in update(file: file, index: index, count: count, fraction: fraction, seconds: seconds) }
         }
+    }
+
+    /// Notes that file `index` is done (its time counts towards the speed).
+    func finished(index: Int) {
+        lock.lock()
+        if let entry = running.removeValue(forKey: index) {
+            finishedFiles += 1
+            finishedSeconds += entry.seconds ?? 0
+        }
+        lock.unlock()
     }
 
     /// Clears the bar so a result line can be printed.
@@ -58,19 +76,31 @@ final class ProgressDisplay: @unchecked Sendable {
         }
     }
 
-    private func draw(file: String, fraction: Double, index: Int, count: Int) {
-        let width = 24
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var line = "[\(bar)] \(String(format: "%3d", Int(fraction * 100)))% \(file)"
-        if count > 1 {
-            let overall = (Double(index - 1) + fraction) / Double(count)
-            line += "  (file \(index)/\(count), \(Int(overall * 100))% overall)"
-        }
+    private func update(file: String, index: Int, count: Int, fraction: Double, seconds: Double?) {
         lock.lock()
         defer { lock.unlock() }
+        running[index] = (fraction, seconds)
+        let elapsed = Date().timeIntervalSince(started)
+        let overall = count > 1 ? (Double(finishedFiles) + running.values.reduce(0) { $0 + $1.fraction }) / Double(count) : fraction
+        let audioDone = finishedSeconds + running.values.reduce(0) { $0 + $1.fraction * ($1.seconds ?? 0) }
+        let width = 24
+        let filled = Int((overall * Double(width)).rounded(.down))
+        var line = "[\(String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled))] "
+            + String(format: "%3d%%", Int(overall * 100))
+        line += " " + (count > 1 && running.count > 1 ? "\(running.count) files" : file)
+        if count > 1 { line += " (\(finishedFiles + 1)/\(count))" }
+        line += "  " + Self.clock(elapsed)
+        if overall > 0.01 { line += " left " + Self.clock(elapsed * (1 - overall) / overall) }
+        if audioDone > 0, elapsed > 0.2 { line += String(format: " speed=%.1fx", audioDone / elapsed) }
         let padding = max(0, lastDrawn.count - line.count)
         Console.errorRaw("\r" + line + String(repeating: " ", count: padding))
         lastDrawn = line
+    }
+
+    /// "1:05" or "1:02:03".
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 }

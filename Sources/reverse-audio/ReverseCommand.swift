@@ -5,31 +5,58 @@ import ReverseAudio
 struct ReverseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reverse",
-        abstract: "Reverse audio files, or every audio file in a folder, to NAME-REVERSED.wav.",
+        abstract: "Reverse audio files, or every audio file in folders, to NAME-REVERSED.wav.",
         discussion: """
-            A folder means every file in it with one of the extensions \
-            aac m4a aiff aif wav mp3 caf m4r flac (any case), sorted by name. With --verify each \
-            file is also reversed back to NAME-REVERSED-REVERSED.wav and compared with the \
-            original, sample for sample. A file that fails is reported and the rest go on; the \
-            exit status is then 1.
+            A folder means every file in it and in its subfolders (--no-recursive: only its own) \
+            with one of the extensions aac m4a aiff aif wav mp3 caf m4r flac (any case), or with \
+            --all-formats every file FFmpeg reads; outputs keep the subfolders under -o. With \
+            --verify each file is also reversed back to NAME-REVERSED-REVERSED.wav and compared \
+            with the original, sample for sample. A file that fails is reported and the rest go \
+            on; the exit status is then 1. Files passed over are counted; --verbose lists them.
             """)
 
-    @Argument(help: "Audio files and folders.")
+    @Argument(help: "Audio files and folders.", completion: .file())
     var paths: [String]
 
-    @Option(name: [.customShort("o"), .long], help: "Folder for the output files (created if missing).")
+    @Option(name: [.customShort("o"), .long], help: "Folder for the output files (created if missing).",
+            completion: .directory)
     var outputDirectory: String = "Reversed"
 
     @Flag(help: "Also write NAME-REVERSED-REVERSED.wav and check it equals the original.")
     var verify = false
 
+    @Flag(inversion: .prefixedNo, help: "Descend into subfolders of folder arguments.")
+    var recursive = true
+
+    @Flag(help: "Take every file in folders, not only the nine audio extensions; files FFmpeg cannot read are skipped.")
+    var allFormats = false
+
+    @Option(help: "Files to reverse at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Print one JSON object per file on standard output instead of the table.")
+    var json = false
+
     @OptionGroup var flags: ConversionFlags
+
+    func validate() throws {
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
 
     func run() async throws {
         flags.showFFmpegDiagnostics()
-        var failures = 0
-        let inputs = collectInputs(failures: &failures)
-        let attempted = inputs.count + failures
+        let found: SupportedAudioFiles.Collection
+        do {
+            found = try SupportedAudioFiles.collect(paths.map { URL(fileURLWithPath: $0) }, recursive: recursive,
+                                                    allFormats: allFormats)
+        } catch {
+            ErrorReporting.printError(error)
+            throw ExitCode.failure
+        }
+        found.failures.forEach(ErrorReporting.printError)
+        for path in paths where isFolderWithoutInputs(path, found) {
+            Console.error("reverse-audio: warning: \(path): no audio files in this folder")
+        }
         let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -48,49 +75,38 @@ struct ReverseCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let batch = BatchReversal(
-            inputs: inputs, names: OutputNaming.uniqueNames(for: inputs), directory: directory,
-            options: options, verify: verify, verbose: flags.verbose,
+            inputs: found.files, names: OutputNaming.uniqueNames(for: found.files), directory: directory,
+            options: options, verify: verify, verbose: flags.verbose, allFormats: allFormats, jobs: jobs, json: json,
             display: ProgressDisplay(style: flags.progress))
         let report: BatchReversal.Report
         do {
-            // One Ctrl-C handler for the whole batch: the file being written is removed.
+            // One Ctrl-C handler for the whole batch: the files being written are removed.
             report = try await SignalCancellation.run { try await batch.run() }
         } catch {
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
         }
-        if !inputs.isEmpty { Console.out(report.table) }
-        failures += report.failures
-        if failures > 0 {
-            // Each failure already has its own error line; a batch also gets the count.
-            if attempted > 1 { Console.error("reverse-audio: \(failures) of \(attempted) files failed") }
-            throw ExitCode.failure
+        if !found.files.isEmpty && !json { Console.out(report.table) }
+        let skipped = found.skipped + report.skipped
+        if flags.verbose {
+            for (path, reason) in skipped { Console.error("reverse-audio: skipped \(path): \(reason)") }
         }
+        let failures = found.failures.count + report.failures
+        let attempted = found.files.count + found.failures.count - report.skipped.count
+        var summary: [String] = []
+        if failures > 0 && attempted > 1 { summary.append("\(failures) of \(attempted) files failed") }
+        if !skipped.isEmpty {
+            summary.append("\(skipped.count) skipped\(flags.verbose ? "" : " (--verbose lists them)")")
+        }
+        if !summary.isEmpty { Console.error("reverse-audio: " + summary.joined(separator: "; ")) }
+        if failures > 0 { throw ExitCode.failure }
     }
 
-    /// Files named directly, plus the supported audio files of each folder named.
-    private func collectInputs(failures: inout Int) -> [URL] {
-        var inputs: [URL] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                ErrorReporting.printError(ReverseAudioError.fileNotFound(path: path))
-                failures += 1
-                continue
-            }
-            if isDirectory.boolValue {
-                do {
-                    let files = try SupportedAudioFiles.files(in: URL(fileURLWithPath: path, isDirectory: true))
-                    if files.isEmpty { Console.error("reverse-audio: warning: \(path): no audio files in this folder") }
-                    inputs += files
-                } catch {
-                    ErrorReporting.printError(error)
-                    failures += 1
-                }
-            } else {
-                inputs.append(URL(fileURLWithPath: path))
-            }
-        }
-        return inputs
+    /// True for a folder argument that yielded no input.
+    private func isFolderWithoutInputs(_ path: String, _ found: SupportedAudioFiles.Collection) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
+        let prefix = URL(fileURLWithPath: path).standardizedFileURL.path + "/"
+        return !found.files.contains { $0.url.standardizedFileURL.path.hasPrefix(prefix) }
     }
 }

@@ -93,3 +93,88 @@ import TestSupport
         try expectReversal(directory.file("Reversed/tune-REVERSED.wav"), of: input)
     }
 }
+
+/// Batches the way people run them: nested folders, any format, several files at once, JSON.
+@Suite struct BatchConventionTests {
+    /// src/a.mp3, src/live/a.mp3, src/live/2019/a.flac, src/notes.txt, src/.hidden.mp3
+    static func nestedFolder() throws -> TemporaryDirectory {
+        let source = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: source.file("live/2019"), withIntermediateDirectories: true)
+        try copyFixture("mp3-cbr128-xing-2ch-44100.mp3", into: source, as: "a.mp3")
+        try copyFixture("mp3-cbr64-xing-1ch-22050.mp3", into: source, as: "live/a.mp3")
+        try copyFixture("flac-s16-2ch-44100.flac", into: source, as: "live/2019/a.flac")
+        try copyFixture("wav-pcm_s16le-1ch-8000.wav", into: source, as: "live/2019/speech.bin")
+        try Data("not audio".utf8).write(to: source.file("notes.txt"))
+        try copyFixture("mp3-cbr128-xing-2ch-44100.mp3", into: source, as: ".hidden.mp3")
+        return source
+    }
+
+    @Test("folders recurse; outputs keep the structure, so same-named files never collide")
+    func recursive() throws {
+        let source = try Self.nestedFolder()
+        let output = try TemporaryDirectory()
+        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--verbose"])
+        #expect(result.status == 0, "\(result.errorText)")
+        for (out, original) in [("a-REVERSED.wav", "a.mp3"), ("live/a-REVERSED.wav", "live/a.mp3"),
+                                ("live/2019/a-REVERSED.wav", "live/2019/a.flac")] {
+            try expectReversal(output.file(out), of: source.file(original))
+        }
+        #expect(output.contents == ["a-REVERSED.wav", "live"])
+        // Skipped files are listed with --verbose and counted in the summary.
+        for skipped in ["notes.txt", ".hidden.mp3", "speech.bin"] {
+            #expect(result.errorLines.contains { $0.contains("skipped") && $0.contains(skipped) }, "\(skipped): \(result.errorText)")
+        }
+        #expect(result.errorText.contains("3 skipped"), "\(result.errorText)")
+    }
+
+    @Test("--no-recursive stays in the folder; --all-formats takes any file FFmpeg reads and skips the rest")
+    func recursionAndFormats() throws {
+        let source = try Self.nestedFolder()
+        let flat = try TemporaryDirectory()
+        let result = try CLI.run(["reverse", source.url.path, "-o", flat.url.path, "--no-recursive"])
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(flat.contents == ["a-REVERSED.wav"])
+        let any = try TemporaryDirectory()
+        let all = try CLI.run(["reverse", source.file("live/2019").path, "-o", any.url.path, "--all-formats", "--verbose"])
+        #expect(all.status == 0, "\(all.errorText)")
+        #expect(any.contents == ["a-REVERSED.wav", "speech-REVERSED.wav"])
+        try expectReversal(any.file("speech-REVERSED.wav"), of: source.file("live/2019/speech.bin"))
+        let text = try TemporaryDirectory()
+        try Data("not audio".utf8).write(to: text.file("notes.txt"))
+        let skipped = try CLI.run(["reverse", text.url.path, "-o", any.url.path, "--all-formats", "--verbose"])
+        #expect(skipped.status == 0, "a file FFmpeg cannot read is skipped, not failed: \(skipped.errorText)")
+        #expect(skipped.errorText.contains("skipped") && skipped.errorText.contains("notes.txt"))
+    }
+
+    @Test("--jobs 2 writes the same files as --jobs 1, and reports in the same order")
+    func jobs() throws {
+        let source = try Self.nestedFolder()
+        var tables: [String] = []
+        var bytes: [[Data]] = []
+        for jobs in ["1", "2"] {
+            let output = try TemporaryDirectory()
+            let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--jobs", jobs])
+            #expect(result.status == 0, "\(result.errorText)")
+            tables.append(result.outputText.replacingOccurrences(of: output.url.path, with: "OUT"))
+            bytes.append(try ["a-REVERSED.wav", "live/a-REVERSED.wav", "live/2019/a-REVERSED.wav"].map { try Data(contentsOf: output.file($0)) })
+        }
+        #expect(tables[0] == tables[1])
+        #expect(bytes[0] == bytes[1])
+    }
+
+    @Test("reverse --json prints one result object per file, and one for a failure")
+    func json() throws {
+        let source = try TemporaryDirectory()
+        try copyFixture("flac-s16-2ch-44100.flac", into: source, as: "good.flac")
+        try copyFixture("bad-text.mp3", into: source, as: "bad.mp3")
+        let output = try TemporaryDirectory()
+        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--json"])
+        #expect(result.status == 1)
+        let objects = try result.outputLines.map(jsonObject)
+        #expect(objects.count == 2)
+        let good = try #require(objects.first { ($0["input"] as? String)?.hasSuffix("good.flac") == true })
+        #expect(good["frames"] as? Int == 44100 && good["sampleRate"] as? Int == 44100 && good["codec"] as? String == "pcm")
+        let bad = try #require(objects.first { ($0["input"] as? String)?.hasSuffix("bad.mp3") == true })
+        #expect((bad["error"] as? String)?.contains("bad.mp3") == true)
+    }
+}

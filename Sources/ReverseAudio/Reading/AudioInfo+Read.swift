@@ -12,6 +12,14 @@ extension AudioInfo {
 }
 
 extension AudioInfo {
+    /// The container's view only, without reading the packets: cheap, but ``frames`` is nil and
+    /// ``duration`` is the container's figure (``durationIsEstimate``).
+    public static func probe(from url: URL) throws -> AudioInfo {
+        try AudioSource(url: url).info(frames: nil)
+    }
+}
+
+extension AudioInfo {
     /// ``read(from:)`` on a thread of its own, for Swift concurrency.
     public static func load(from url: URL) async throws -> AudioInfo {
         try await BlockingWork.run { _ in try read(from: url) }
