@@ -7,10 +7,11 @@ struct ConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Decode a file and write it in the format its name asks for (wav aiff caf flac m4a mp3 aac), optionally reversed.")
 
-    @Argument(help: "The audio file to read; - for standard input.")
+    @Argument(help: "The audio file to read; - for standard input.", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write; its extension picks the format (or give --format); - for standard output (WAV unless --format).")
+    @Argument(help: "The file to write; its extension picks the format (or give --format); - for standard output (WAV unless --format).",
+              completion: .file())
     var output: String
 
     @Flag(help: "Write the audio reversed.")

@@ -10,7 +10,7 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per file, one per line.")
     var json = false
 
-    @Argument(help: "Audio files to describe.")
+    @Argument(help: "Audio files to describe.", completion: .file())
     var files: [String]
 
     func run() async throws {

@@ -7,7 +7,7 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the audio files in a folder (aac m4a aiff aif wav mp3 caf m4r flac) with duration, format and channels.")
 
-    @Argument(help: "The folder to list.")
+    @Argument(help: "The folder to list.", completion: .directory)
     var folder: String = "."
 
     func run() async throws {

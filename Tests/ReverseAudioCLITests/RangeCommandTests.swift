@@ -35,7 +35,7 @@ import TestSupport
                         ["--start", "-1"], ["--start", "1:75"]] {
             let result = try CLI.convert(input, directory.file("out.wav"), reverse: false, options)
             #expect(result.status != 0, "\(options)")
-            #expect(result.errorLines.count == 1 || result.errorText.contains("Error:"), "\(options): \(result.errorText)")
+            #expect(result.errorLines.first?.hasPrefix("reverse-audio: error: ") == true, "\(options): \(result.errorText)")
         }
         #expect(directory.contents.isEmpty)
     }
