@@ -13,6 +13,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     public let codec: String
     /// FFmpeg's descriptive codec name.
     public let codecName: String
+    /// Frames per second.
     public let sampleRate: Int
     /// Channels per frame.
     public let channelCount: Int
@@ -44,6 +45,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// Total bit rate in bits per second.
     public let bitRate: Int?
 
+    /// Makes a description from its parts (the library makes these with ``read(from:)``).
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
                 bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,
@@ -77,6 +79,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         case frames, bitRate, tags
     }
 
+    /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, so every object has the same keys.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)

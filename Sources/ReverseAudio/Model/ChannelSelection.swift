@@ -21,6 +21,7 @@ public enum ChannelSelection: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// "all", "first", "mix" or the channel number, as the command line takes it.
     public var description: String {
         switch self {
         case .all: return "all"

@@ -1,11 +1,15 @@
 /// The shape of interleaved PCM: sample format, rate and channels.
 public struct PCMFormat: Sendable, Equatable, CustomStringConvertible {
+    /// How each sample is stored.
     public let sampleFormat: SampleFormat
+    /// Frames per second.
     public let sampleRate: Int
+    /// Samples per frame, one per channel.
     public let channelCount: Int
     /// FFmpeg's name for the channel layout ("mono", "stereo", "5.1"), when known.
     public let channelLayoutName: String?
 
+    /// A format; the layout name is FFmpeg's ("stereo", "5.1") when known.
     public init(sampleFormat: SampleFormat = .s16, sampleRate: Int, channelCount: Int, channelLayoutName: String? = nil) {
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate

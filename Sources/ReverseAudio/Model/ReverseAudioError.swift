@@ -35,6 +35,7 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     /// An option value makes no sense (a block size of 0).
     case invalidOption(String)
 
+    /// One line that names the file and the reason.
     public var description: String {
         switch self {
         case .fileNotFound(let path):
@@ -71,6 +72,7 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// The same line, for `LocalizedError` users.
     public var errorDescription: String? { description }
 }
 

@@ -41,7 +41,7 @@ public struct SampleBuffer: Sendable, Equatable {
     /// This block's length in seconds.
     public var duration: Double { Double(frameCount) / Double(format.sampleRate) }
 
-    /// The interleaved samples of an `s16` block; empty for other formats (see ``values(as:)``).
+    /// The interleaved samples of an `s16` block; empty for other formats (read those with `values(as:)`).
     public var samples: [Int16] { (try? values(as: Int16.self)) ?? [] }
 
     /// The interleaved samples as `type`, which must match the format: `UInt8` for u8, `Int16`
@@ -58,7 +58,7 @@ public struct SampleBuffer: Sendable, Equatable {
         return bytes.withUnsafeBytes { Array($0.bindMemory(to: Sample.self)) }
     }
 
-    /// The samples of one channel, as `values(as:)` gives them.
+    /// The samples of one channel of an `s16` block.
     public func channel(_ index: Int) throws -> [Int16] {
         guard index >= 0 && index < channelCount else {
             throw ReverseAudioError.invalidOption("channel \(index) out of range (0..<\(channelCount))")

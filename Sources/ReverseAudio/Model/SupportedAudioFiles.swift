@@ -18,6 +18,7 @@ public enum SupportedAudioFiles {
 
     /// One file a batch will process.
     public struct Found: Sendable, Equatable {
+        /// The file.
         public let url: URL
         /// The folders between the folder argument and the file ("" for a file named directly,
         /// "live/2019" for `ARG/live/2019/x.mp3`): outputs keep this structure.
@@ -37,6 +38,7 @@ public enum SupportedAudioFiles {
 
     /// The files named by `paths`: files as they are, folders by their contents.
     /// - Parameters:
+    ///   - paths: files and folders.
     ///   - recursive: descend into subfolders (else they are skipped and listed).
     ///   - allFormats: take every file whatever its extension (FFmpeg decides what it can read).
     public static func collect(_ paths: [URL], recursive: Bool, allFormats: Bool) throws -> Collection {

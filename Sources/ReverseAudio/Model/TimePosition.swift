@@ -3,7 +3,9 @@ import Foundation
 /// A point or length on an audio timeline, as people write it: seconds (`12.5`),
 /// `[[hh:]mm:]ss[.fff]` (`1:02.5`), or a frame count with an `s` suffix (`66150s`, as in SoX).
 public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
+    /// A time in seconds; its frame is `round(seconds × rate)`.
     case seconds(Double)
+    /// A frame index (or count), whatever the rate.
     case frames(Int64)
 
     /// Parses `text`; nil when it is none of the accepted forms or is negative.
@@ -34,6 +36,7 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// "12.500 s" or "66150s".
     public var description: String {
         switch self {
         case .seconds(let seconds): return String(format: "%.3f s", seconds)
@@ -45,8 +48,11 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
 /// A part of a file to decode: from `start` (default the beginning) to `end` or for `duration`
 /// (default the end).
 public struct TimeRange: Sendable, Equatable {
+    /// Where the range starts; nil for the beginning.
     public var start: TimePosition?
+    /// Where it ends (exclusive); nil for the end, or `start` + `duration`.
     public var end: TimePosition?
+    /// How long it is, instead of an end.
     public var duration: TimePosition?
 
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when both an end and a duration are given.

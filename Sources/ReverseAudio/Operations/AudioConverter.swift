@@ -21,8 +21,12 @@ public enum AudioConverter {
     ///
     /// Runs on its own thread; cancelling the calling task stops the work within one packet,
     /// removes the partial output and throws `CancellationError`.
-    /// - Parameter progress: called with fractions in 0...1, non-decreasing, about every 1%;
-    ///   1.0 exactly once, after the output is complete and in place.
+    /// - Parameters:
+    ///   - input: the file to read (a regular file, or a pipe such as `/dev/stdin`).
+    ///   - output: the file to write; its extension picks the format unless `options` names one.
+    ///   - options: channels, direction, sample format and rate, format, range, overwriting.
+    ///   - progress: called with fractions in 0...1, non-decreasing, about every 1%;
+    ///     1.0 exactly once, after the output is complete and in place.
     public static func convert(_ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
                                progress: ProgressHandler? = nil) async throws -> ConversionResult {
         try await BlockingWork.run { flag in
@@ -32,6 +36,12 @@ public enum AudioConverter {
 
     /// The blocking form of ``convert(_:to:options:progress:)``: runs on the calling thread and
     /// stops with `CancellationError` once `cancellation` is cancelled.
+    /// - Parameters:
+    ///   - input: the file to read.
+    ///   - output: the file to write.
+    ///   - options: as for the async form.
+    ///   - cancellation: a flag another thread may set to stop the work.
+    ///   - progress: as for the async form.
     public static func convert(_ input: URL, to output: URL, options: ConversionOptions,
                                cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
         let reporter = ProgressReporter(progress)

@@ -17,6 +17,7 @@ public final class AudioReverser: Sendable {
     /// as the original rewrote REVERSED.wav on every run.
     public let options: ConversionOptions
 
+    /// A reverser with these options (reversal is switched on whatever `options.reverse` says).
     public init(options: ConversionOptions = ConversionOptions(overwrite: true)) {
         var options = options
         options.reverse = true

@@ -17,6 +17,7 @@ public struct ConversionOptions: Sendable, Equatable {
     /// The part of the input to convert; nil for all of it. Exact to the frame.
     public var range: TimeRange?
 
+    /// Options with the defaults of `convert`: all channels, forwards, 16-bit, the input's rate, the format the output's name asks for.
     public init(channels: ChannelSelection = .all, reverse: Bool = false, blockFrames: Int? = nil,
                 overwrite: Bool = false, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
                 outputFormat: OutputFormat? = nil, range: TimeRange? = nil) {

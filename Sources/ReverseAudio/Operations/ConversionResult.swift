@@ -2,7 +2,9 @@ import Foundation
 
 /// What a conversion did.
 public struct ConversionResult: Sendable {
+    /// The file read.
     public let input: URL
+    /// The file written.
     public let output: URL
     /// The input's description; `frames` is the number of frames actually decoded.
     public let source: AudioInfo
@@ -16,6 +18,7 @@ public struct ConversionResult: Sendable {
     public let frames: Int64
     /// Frames per block written.
     public let blockFrames: Int
+    /// True for a reversal.
     public let reversed: Bool
     /// What was changed on the way (sample format, rate, channels), one phrase each; empty when
     /// the samples are written as the input holds them.

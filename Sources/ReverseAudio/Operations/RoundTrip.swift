@@ -7,6 +7,7 @@ import Foundation
 public enum RoundTrip {
     /// What a round trip did and found.
     public struct Report: Sendable {
+        /// The original.
         public let input: URL
         /// The first reversal: `NAME-REVERSED.wav`.
         public let reversed: ConversionResult
@@ -15,12 +16,16 @@ public enum RoundTrip {
         /// Nil when the reversed-reversed audio equals the original; otherwise the first difference.
         public let mismatch: String?
 
+        /// True when the reversed-reversed audio equals the original.
         public var verified: Bool { mismatch == nil }
     }
 
     /// The seed's output names for `input`: `NAME-REVERSED.wav` and `NAME-REVERSED-REVERSED.wav`
     /// (with the container's extension for another format).
-    /// - Parameter name: the NAME to use instead of the input's file name without extension.
+    /// - Parameters:
+    ///   - input: the original file.
+    ///   - name: the NAME to use instead of the input's file name without extension.
+    ///   - container: the output format, whose extension the names take.
     public static func outputNames(for input: URL, name: String? = nil,
                                    container: OutputFormat.Container = .wav) -> (reversed: String, reversedReversed: String) {
         let base = name ?? input.deletingPathExtension().lastPathComponent
@@ -30,6 +35,9 @@ public enum RoundTrip {
 
     /// Reverses `input` into `directory`, reverses that again, and compares.
     /// - Parameters:
+    ///   - input: the original file.
+    ///   - directory: where both outputs go (made if missing).
+    ///   - options: channels, sample format and format of the reversal (reversal is switched on).
     ///   - name: the NAME in the output names (default: the input's name without extension).
     ///   - progress: the whole round trip as one 0...1 progress, 1.0 when verified or not.
     public static func run(_ input: URL, into directory: URL, name: String? = nil,

@@ -12,16 +12,21 @@ import Foundation
 /// }
 /// ```
 public struct DecodedAudio: AsyncSequence, Sendable {
+    /// Each element is one decoded block.
     public typealias Element = SampleBuffer
 
+    /// The file decoded.
     public let url: URL
+    /// The channels delivered.
     public let channels: ChannelSelection
 
+    /// The blocks of `url`, 16-bit, with `channels`.
     public init(url: URL, channels: ChannelSelection = .all) {
         self.url = url
         self.channels = channels
     }
 
+    /// Starts decoding when the first block is asked for.
     public func makeAsyncIterator() -> SampleBufferIterator {
         SampleBufferIterator(session: BlockSession(open: { [url, channels] flag in
             let decoder = try PCMDecoder(url: url, channels: channels, isCancelled: flag.check)
@@ -34,6 +39,7 @@ public struct DecodedAudio: AsyncSequence, Sendable {
 public struct SampleBufferIterator: AsyncIteratorProtocol {
     let session: BlockSession
 
+    /// The next block; nil after the last.
     public mutating func next() async throws -> SampleBuffer? {
         try await session.next()
     }

@@ -47,6 +47,7 @@ public final class PCMDecoder {
 
     /// Opens `url` and prepares to decode its best audio stream.
     /// - Parameters:
+    ///   - url: the file (or a pipe, read once).
     ///   - channels: which channels to deliver.
     ///   - sampleFormat: the sample format to deliver; nil keeps the stream's own.
     ///   - sampleRate: the rate to deliver (swresample converts, as `ffmpeg -ar`); nil keeps the stream's.

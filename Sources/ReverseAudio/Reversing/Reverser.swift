@@ -20,7 +20,9 @@ import Foundation
 /// while let block = try reverser.next() { play(block) }
 /// ```
 public final class Reverser {
+    /// The file reversed.
     public let url: URL
+    /// The channels delivered.
     public let channels: ChannelSelection
     /// The sample format of the blocks; nil for the stream's own.
     public let sampleFormat: SampleFormat?
@@ -33,10 +35,14 @@ public final class Reverser {
     private var finished = false
     private var decodeWarnings: [String] = []
 
+    /// Prepares the reversal of `url`; nothing is decoded before the first ``next()``.
     /// - Parameters:
+    ///   - url: the file to reverse.
+    ///   - channels: the channels delivered.
     ///   - sampleFormat: the sample format of the blocks; nil keeps the stream's own.
     ///   - blockFrames: frames per block; nil means the first decoded buffer's frame count.
     ///   - temporaryDirectory: where the reversed PCM waits (default: the system's temporary folder).
+    ///   - isCancelled: polled while decoding; when it returns true, ``next()`` throws `CancellationError`.
     public init(url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16, blockFrames: Int? = nil,
                 temporaryDirectory: URL? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         if let blockFrames, blockFrames <= 0 {
@@ -110,13 +116,19 @@ public final class Reverser {
 /// }
 /// ```
 public struct ReversedAudio: AsyncSequence, Sendable {
+    /// Each element is one block of the reversed audio.
     public typealias Element = SampleBuffer
 
+    /// The file reversed.
     public let url: URL
+    /// The channels delivered.
     public let channels: ChannelSelection
+    /// Frames per block; nil for the first decoded buffer's size.
     public let blockFrames: Int?
+    /// Where the reversed audio waits on disk; nil for the system's temporary folder.
     public let temporaryDirectory: URL?
 
+    /// The reversed blocks of `url`, 16-bit.
     public init(url: URL, channels: ChannelSelection = .all, blockFrames: Int? = nil, temporaryDirectory: URL? = nil) {
         self.url = url
         self.channels = channels
@@ -124,6 +136,7 @@ public struct ReversedAudio: AsyncSequence, Sendable {
         self.temporaryDirectory = temporaryDirectory
     }
 
+    /// Starts the reversal when the first block is asked for.
     public func makeAsyncIterator() -> SampleBufferIterator {
         SampleBufferIterator(session: BlockSession(open: { [url, channels, blockFrames, temporaryDirectory] flag in
             let reverser = try Reverser(url: url, channels: channels, blockFrames: blockFrames,

@@ -6,14 +6,17 @@ public final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
 
+    /// A flag that is not set.
     public init() {}
 
+    /// Asks the work to stop.
     public func cancel() {
         lock.lock()
         cancelled = true
         lock.unlock()
     }
 
+    /// True once ``cancel()`` was called.
     public var isCancelled: Bool {
         lock.lock()
         defer { lock.unlock() }

@@ -11,6 +11,7 @@ public enum FFmpegVersions {
 /// ReverseAudio reports the problems that matter as errors and warnings of its own, so it
 /// silences FFmpeg when it first opens a file, unless the application chose a level first.
 public enum FFmpegDiagnostics {
+    /// How much of FFmpeg's own log reaches standard error.
     public enum Level: Sendable {
         /// Nothing from FFmpeg.
         case quiet
@@ -22,6 +23,7 @@ public enum FFmpegDiagnostics {
         case verbose
     }
 
+    /// Sets FFmpeg's log level for the whole process.
     public static func show(_ level: Level) {
         _ = quietByDefault
         switch level {

@@ -10,6 +10,9 @@ extension AudioFileWriter {
     /// ```
     ///
     /// - Parameters:
+    ///   - blocks: the blocks, in order.
+    ///   - url: the file to write.
+    ///   - overwrite: replace an existing file at `url`.
     ///   - format: the blocks' format; nil takes it from the first block (an empty sequence then
     ///     has nothing to take it from, and is an error).
     ///   - outputFormat: the container and codec; nil picks them from `url`'s extension.

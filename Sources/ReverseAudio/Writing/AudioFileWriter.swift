@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The file is written under a temporary name beside `url` and published by ``finish()``;
 /// ``cancel()`` (or releasing an unfinished writer) removes it, so no partial file is ever left
-/// at `url`. A pipe or device is written in place instead (see ``OutputFile``).
+/// at `url`. A pipe or a device is written in place instead, never replaced.
 ///
 /// ```swift
 /// let writer = try AudioFileWriter(url: output, format: decoder.format)   // by the extension
@@ -41,6 +41,8 @@ public final class AudioFileWriter {
 
     /// Creates the writer and writes the header.
     /// - Parameters:
+    ///   - url: the file to write.
+    ///   - format: the PCM the writer takes.
     ///   - outputFormat: the container and codec; nil picks them from `url`'s extension.
     ///   - overwrite: replace an existing file at `url` (only when ``finish()`` succeeds).
     ///   - expectedFrames: the length if known; beyond 4 GiB of data a WAV becomes RF64.

@@ -7,7 +7,18 @@ import Foundation
 public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     /// The file format.
     public enum Container: String, Sendable, CaseIterable {
-        case wav, aiff, caf, flac, m4a, mp3
+        /// WAV (RF64 past 4 GiB), PCM.
+        case wav
+        /// AIFF (AIFC for floats), PCM.
+        case aiff
+        /// Core Audio Format: PCM, ALAC or FLAC.
+        case caf
+        /// FLAC.
+        case flac
+        /// MPEG-4 audio (`.m4a`, `.m4r`): ALAC or AAC.
+        case m4a
+        /// MPEG layer 3 through LAME, with its gapless tag.
+        case mp3
         /// Raw AAC in ADTS frames (`.aac`).
         case aac
 
@@ -58,12 +69,20 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     public enum Codec: String, Sendable, CaseIterable {
         /// Uncompressed samples in the container's byte order.
         case pcm
-        case flac, alac, aac, mp3
+        /// Free Lossless Audio Codec (16 or 24 bits).
+        case flac
+        /// Apple Lossless (16 or 24 bits).
+        case alac
+        /// AAC-LC, FFmpeg's encoder.
+        case aac
+        /// MPEG layer 3, LAME.
+        case mp3
 
         /// True for codecs that keep every sample exactly.
         public var isLossless: Bool { self == .pcm || self == .flac || self == .alac }
     }
 
+    /// The file format.
     public let container: Container
     /// The codec; nil for `.m4a` means ALAC for a lossless input and AAC otherwise.
     public let codec: Codec?

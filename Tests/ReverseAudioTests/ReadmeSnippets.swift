@@ -1,0 +1,53 @@
+import Foundation
+import ReverseAudio
+
+// The README's Swift examples, verbatim inside functions, so that they compile with every
+// build of the tests; DocumentationTests checks the README still shows exactly these lines.
+// None of these functions is called.
+
+enum ReadmeSnippets {
+    struct Meter { func update(_ samples: [Int16]) { _ = samples } }
+    struct Player { func schedule(_ samples: [Int16]) { _ = samples } }
+
+    static func convert() async throws {
+        let result = try await AudioConverter.convert(
+            URL(fileURLWithPath: "song.mp3"), to: URL(fileURLWithPath: "song-REVERSED.wav"),
+            options: ConversionOptions(channels: .all, reverse: true),
+            progress: { fraction in print("\(Int(fraction * 100))%") })   // 0...1, ~1% steps, 1.0 when in place
+        print(result.frames, result.format, result.warnings)
+    }
+
+    static func decode(url: URL, meter: Meter) async throws {
+        let decoder = try PCMDecoder(url: url, channels: .mix)
+        while let block = try decoder.read() {       // SampleBuffer: its format, interleaved samples, position
+            meter.update(block.samples)
+        }
+        for try await block in DecodedAudio(url: url) { meter.update(block.samples) }   // the same, for Swift concurrency
+    }
+
+    static func reversedBlocks(url: URL, player: Player) async throws {
+        for try await block in ReversedAudio(url: url, blockFrames: 4096) {
+            player.schedule(block.samples)
+        }
+    }
+
+    static func roundTrip(url: URL, documents: URL, reversedURL: URL) async throws {
+        let report = try await RoundTrip.run(url, into: documents)   // NAME-REVERSED.wav, NAME-REVERSED-REVERSED.wav
+        print(report.verified ? "identical" : report.mismatch!)
+
+        // Returns at once and works on a thread of its own: wait for completion (or use the async form).
+        AudioReverser().reverseAudio(url: url, destinationURL: documents.appendingPathComponent("REVERSED.wav"),
+                                     progress: { value in print(value) },            // Double, 0...1
+                                     completion: { success, error in print(success, error as Any) })
+        let result = try await AudioReverser().reverseAudio(url: url, destinationURL: reversedURL)
+        print(result.frames)
+    }
+
+    static func seeking(url: URL) throws {
+        let decoder = try PCMDecoder(url: url, sampleFormat: nil)      // nil: the stream's own (s24, f32…)
+        let seek = try decoder.seek(toFrame: 441_000)                    // .required, .reached
+        print(seek.reached)
+        try decoder.limit(to: 441_000..<882_000)                         // a range: seek + stop
+        while let block = try decoder.read() { print(block.format, block.frameCount) }
+    }
+}
