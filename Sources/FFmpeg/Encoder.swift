@@ -5,7 +5,7 @@ import CFFmpeg
 /// Frames go in with ``send(_:)``; packets come out of ``receive(into:)``. Timestamps are in
 /// samples (the time base is 1/sample rate).
 package final class Encoder {
-    private let codecContext: CodecContext
+    let codecContext: CodecContext
     var context: UnsafeMutablePointer<AVCodecContext> { codecContext.pointer }
     private let path: String
 

@@ -48,13 +48,19 @@ package final class Muxer {
     /// Adds a stream carrying `encoder`'s packets; returns its index.
     @discardableResult
     package func addStream(for encoder: Encoder) throws(FFmpegError) -> Int {
+        try addStream(for: encoder.codecContext, timeBase: encoder.timeBase)
+    }
+
+    /// Adds a stream described by an opened codec context whose packets are stamped in `timeBase`.
+    @discardableResult
+    func addStream(for codec: CodecContext, timeBase: AVRational) throws(FFmpegError) -> Int {
         guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegError.outOfMemory("adding the audio stream", path: path)
+            throw FFmpegError.outOfMemory("adding a stream", path: path)
         }
-        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context),
-                              "describing the audio stream", path: path)
-        stream.pointee.time_base = encoder.timeBase
-        sourceTimeBases.append(encoder.timeBase)
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, codec.pointer),
+                              "describing the stream", path: path)
+        stream.pointee.time_base = timeBase
+        sourceTimeBases.append(timeBase)
         return Int(stream.pointee.index)
     }
 

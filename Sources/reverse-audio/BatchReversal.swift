@@ -52,7 +52,7 @@ struct BatchReversal: Sendable {
                 } else {
                     let format = "\(result.source.container.split(separator: ",").first ?? "") / \(result.source.codec)"
                     let seconds = String.seconds(Double(result.frames) / Double(result.format.sampleRate))
-                    let output = URL(fileURLWithPath: result.output.path).relativePath
+                    let output = result.output.relativePath
                     let columns = [label, format, seconds, "\(result.frames)", "\(result.blockFrames)"]
                     table.add(verify ? columns + [mismatch == nil ? "yes" : "NO", output] : columns + [output])
                 }

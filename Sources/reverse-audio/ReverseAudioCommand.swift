@@ -15,7 +15,8 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             stopped by signal N (130 Ctrl-C).
             """,
         version: ReverseAudioVersion.string,
-        subcommands: [ReverseCommand.self, ConvertCommand.self, InfoCommand.self, ListCommand.self, CompletionCommand.self]
+        subcommands: [ReverseCommand.self, ConvertCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self,
+                      CompletionCommand.self]
     )
 
     /// Parses and runs with one error style: `reverse-audio: error: …` on one line (then the
