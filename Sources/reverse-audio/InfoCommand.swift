@@ -44,7 +44,8 @@ struct InfoCommand: AsyncParsableCommand {
             lines.append("  sample fmt   \(format)\(info.bitsPerSample.map { ", \($0) bits" } ?? "")")
         }
         let frames = info.frames.map { "\($0) frames" } ?? "frame count unknown"
-        let estimate = info.durationIsEstimate ? ", the container's estimate" : ""
+        let estimate = info.durationIsEstimate ? ", the container's estimate"
+            : (info.framesSource == .container ? ", as the header states" : "")
         lines.append("  duration     \(String.seconds(info.duration)) (\(frames)\(estimate))")
         if let bitRate = info.bitRate { lines.append("  bit rate     \(bitRate / 1000) kb/s") }
         for (key, value) in info.tags.sorted(by: { $0.key < $1.key }) {

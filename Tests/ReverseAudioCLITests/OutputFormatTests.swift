@@ -52,7 +52,7 @@ import TestSupport
     }
 
     @Test("--sample-format native: a lossless output holds the input's samples in its sample format",
-          arguments: losslessInputs)
+          arguments: Fixtures.decodable.filter { !$0.hasPrefix("edge-wrong") && !$0.hasPrefix("edge-empty") })
     func nativeLossless(_ name: String) throws {
         let input = Fixtures.url(name)
         let (format, bits) = try Self.sampleFormat(of: input)
@@ -60,7 +60,9 @@ import TestSupport
         let expected = try Self.rawSamples(input, format: raw)
         let directory = try TemporaryDirectory()
         let isFloat = format.hasPrefix("flt") || format.hasPrefix("dbl")
-        for ext in Self.losslessOutputs {
+        // A lossy input goes into .m4a as AAC: a lossy output, checked elsewhere.
+        let isLossy = ["mp3", "aac"].contains(try FFmpegOracle.probe(input).stream["codec_name"] as? String ?? "")
+        for ext in Self.losslessOutputs where !(isLossy && ext == "m4a") {
             let output = directory.file("out.\(ext)")
             let result = try CLI.convert(input, output, reverse: false, ["--sample-format", "native"])
             // FLAC and ALAC hold integers of at most 24 bits: floats and 32-bit are refused, clearly.

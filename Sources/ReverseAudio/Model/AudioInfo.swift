@@ -42,6 +42,9 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// files; a damaged file or a container that misstates its length decodes to another count
     /// (a conversion then warns and uses the decoded length).
     public let frames: Int64?
+    /// Where ``frames`` came from: the container's statement (PCM data size, FLAC STREAMINFO:
+    /// exact unless the header is wrong, which a conversion detects and reports) or the packets.
+    public let framesSource: LengthSource?
     /// Total bit rate in bits per second.
     public let bitRate: Int?
 
@@ -49,7 +52,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
                 bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,
-                tags: [String: String] = [:]) {
+                tags: [String: String] = [:], framesSource: LengthSource? = nil) {
         self.path = path
         self.container = container
         self.containerName = containerName
@@ -62,6 +65,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         self.bitsPerSample = bitsPerSample
         self.containerDuration = containerDuration
         self.tags = tags
+        self.framesSource = frames == nil ? nil : framesSource
         self.frames = frames
         self.bitRate = bitRate
     }
@@ -76,7 +80,9 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         case duration = "durationSeconds"
         case durationIsEstimate
         case containerDuration = "containerDurationSeconds"
-        case frames, bitRate, tags
+        case frames
+        case framesSource = "framesFrom"
+        case bitRate, tags
     }
 
     /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, so every object has the same keys.
@@ -96,6 +102,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         try container.encode(durationIsEstimate, forKey: .durationIsEstimate)
         try container.encode(containerDuration, forKey: .containerDuration)
         try container.encode(frames, forKey: .frames)
+        try container.encode(framesSource, forKey: .framesSource)
         try container.encode(bitRate, forKey: .bitRate)
         try container.encode(tags, forKey: .tags)
     }

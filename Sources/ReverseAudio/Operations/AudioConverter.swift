@@ -219,7 +219,7 @@ public enum AudioConverter {
         private func result(_ decoder: PCMDecoder, writer: AudioFileWriter, frames: Int64, blockFrames: Int, reversed: Bool,
                             lengthSource: LengthSource, passes: Int, temporaryBytes: Int64) -> ConversionResult {
             ConversionResult(
-                input: source.url, output: output, source: source.info(frames: frames), format: decoder.format,
+                input: source.url, output: output, source: source.info(frames: frames, framesSource: .decode), format: decoder.format,
                 outputFormat: outputFormat, codec: writer.codec, frames: frames, blockFrames: blockFrames,
                 reversed: reversed, conversions: decoder.conversions + writer.conversions,
                 warnings: warnings(decoder, decoded: frames), lengthSource: lengthSource, predictedFrames: predicted?.frames,

@@ -7,7 +7,7 @@ extension AudioInfo {
     public static func read(from url: URL) throws -> AudioInfo {
         let source = try AudioSource(url: url)
         let (counted, _) = try FrameCounter.count(source, isCancelled: { false })
-        return source.info(frames: counted.prediction?.frames)
+        return source.info(frames: counted.prediction?.frames, framesSource: counted.prediction?.source)
     }
 }
 

@@ -61,7 +61,7 @@ final class AudioSource {
     }
 
     /// The file's description, with `frames` when the caller already knows it.
-    func info(frames: Int64?) -> AudioInfo {
+    func info(frames: Int64?, framesSource: LengthSource? = nil) -> AudioInfo {
         AudioInfo(
             path: url.displayPath, container: demuxer.formatName, containerName: demuxer.formatLongName,
             codec: parameters.codecName, codecName: parameters.codecLongName,
@@ -69,7 +69,8 @@ final class AudioSource {
             channelLayout: parameters.channelLayoutName, sampleFormat: parameters.sampleFormatName,
             bitsPerSample: parameters.bitsPerSample, containerDuration: demuxer.durationSeconds,
             frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate,
-            tags: Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
+            tags: Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }),
+            framesSource: framesSource)
     }
 
     /// Turns the common ways a path is not a readable file into clear errors before FFmpeg
