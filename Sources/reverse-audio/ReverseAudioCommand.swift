@@ -15,7 +15,8 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             stopped by signal N (130 Ctrl-C).
             """,
         version: ReverseAudioVersion.string,
-        subcommands: [ReverseCommand.self, ConvertCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self,
+        subcommands: [ReverseCommand.self, ConvertCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
+                      InfoCommand.self, ListCommand.self, WaveformCommand.self,
                       CompletionCommand.self]
     )
 

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `trim`, `join` and `compose` on lossless inputs: the output decodes to exactly the frames
+/// asked for, in the input's own sample format (checked with the ffmpeg CLI and SoX).
+@Suite struct EditCommandTests {
+    static let lossless = ["wav-pcm_s16le-2ch-44100.wav", "wav-pcm_s24le-2ch-48000.wav", "wav-pcm_f32le-2ch-44100.wav",
+                           "wav-pcm_u8-2ch-22050.wav", "aiff-pcm_s16be-2ch-44100.aiff", "caf-pcm_s24be-1ch-48000.caf",
+                           "flac-s16-2ch-44100.flac", "flac-s24-2ch-96000.flac", "m4a-alac-2ch-44100.m4a", "caf-alac-2ch-44100.caf"]
+
+    /// The decoded bytes of `url` in its own sample format, the frame size, and the silence byte.
+    static func native(_ url: URL) throws -> (bytes: [UInt8], frameBytes: Int, zero: UInt8, format: String, bits: String?) {
+        let stream = try FFmpegOracle.probe(url).stream
+        let format = (stream["sample_fmt"] as? String ?? "").replacingOccurrences(of: "p", with: "")
+        let (raw, size): (String, Int) = switch format {
+        case "u8": ("u8", 1)
+        case "s16": ("s16le", 2)
+        case "flt": ("f32le", 4)
+        case "dbl": ("f64le", 8)
+        default: ("s32le", 4)
+        }
+        let decoded = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", raw, "-"])
+        let channels = stream["channels"] as? Int ?? 1
+        return ([UInt8](decoded.standardOutput), size * channels, format == "u8" ? 0x80 : 0, format, stream["bits_per_raw_sample"] as? String)
+    }
+
+    @Test("trim: random ranges (1 frame, the very start, the very end) with silence around, exact and in the input's format",
+          arguments: lossless)
+    func trim(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let source = try Self.native(input)
+        let frames = source.bytes.count / source.frameBytes
+        let directory = try TemporaryDirectory()
+        var generator = SplitMix64(seed: UInt64(name.utf8.count * 7919))
+        var ranges = [(0, 1), (0, frames), (frames - 1, frames), (frames / 3, frames / 3 + 1)]
+        while ranges.count < 10 {
+            let a = Int(generator.next() % UInt64(frames))
+            ranges.append((a, min(frames, a + 1 + Int(generator.next() % 5000))))
+        }
+        for (index, (a, b)) in ranges.enumerated() {
+            let output = directory.file("cut\(index).\(input.pathExtension)")
+            let (before, after) = (index % 3 == 0 ? 100 : 0, index % 2 == 0 ? 37 : 0)
+            var options = ["--start", "\(a)s", "--end", "\(b)s"]
+            if before > 0 { options += ["--pad-start", "\(before)s"] }
+            if after > 0 { options += ["--pad-end", "\(after)s"] }
+            let result = try CLI.run(["trim", input.path, output.path] + options)
+            #expect(result.status == 0, "\(name) \(a)..<\(b): \(result.errorText)")
+            let written = try Self.native(output)
+            let silence = { (count: Int) in [UInt8](repeating: source.zero, count: count * source.frameBytes) }
+            let expected = silence(before) + Array(source.bytes[(a * source.frameBytes)..<(b * source.frameBytes)]) + silence(after)
+            #expect(written.bytes == expected, "\(name) \(a)..<\(b) +\(before)/\(after)")
+            #expect(written.format == source.format && written.bits == source.bits, "\(name): \(written.format)/\(String(describing: written.bits))")
+        }
+    }
+
+    @Test("trim equals sox trim and pad on the same file", arguments: ["wav-pcm_s16le-2ch-44100.wav", "flac-s24-2ch-96000.flac"])
+    func matchesSoX(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let directory = try TemporaryDirectory()
+        let ours = directory.file("ours.\(input.pathExtension)")
+        #expect(try CLI.run(["trim", input.path, ours.path, "--start", "1000s", "--end", "5000s", "--pad-start", "100s", "--pad-end", "50s"]).status == 0)
+        let sox = directory.file("sox.wav")
+        let made = try ProcessRunner.run("sox", [input.path, sox.path, "trim", "1000s", "=5000s", "pad", "100s", "50s"])
+        try #require(made.status == 0, "\(made.errorText)")
+        #expect(try Self.native(ours).bytes == Self.native(sox).bytes)
+    }
+
+    @Test("--tail keeps the last T; join puts files end to end with a gap, as sox does")
+    func tailAndJoin() throws {
+        let input = Fixtures.url("wav-pcm_s16le-2ch-44100.wav")
+        let source = try Self.native(input)
+        let directory = try TemporaryDirectory()
+        #expect(try CLI.run(["trim", input.path, directory.file("tail.wav").path, "--tail", "1000s"]).status == 0)
+        #expect(try Self.native(directory.file("tail.wav")).bytes == Array(source.bytes.suffix(1000 * source.frameBytes)))
+
+        let joined = directory.file("joined.wav")
+        #expect(try CLI.run(["join", input.path, input.path, "-o", joined.path, "--gap", "0.1"]).status == 0)
+        let padded = directory.file("padded.wav")
+        #expect(try ProcessRunner.run("sox", [input.path, padded.path, "pad", "0", "0.1"]).status == 0)
+        let sox = directory.file("sox.wav")
+        #expect(try ProcessRunner.run("sox", [padded.path, input.path, sox.path]).status == 0)
+        #expect(try Self.native(joined).bytes == Self.native(sox).bytes)
+    }
+
+    @Test("compose: pieces in any order, reversed or not, and silence, equal the matching slices and areverse")
+    func compose() throws {
+        let directory = try TemporaryDirectory()
+        let a = try copyFixture("flac-s16-2ch-44100.flac", into: directory, as: "a b.flac")
+        try copyFixture("wav-pcm_s16le-2ch-44100.wav", into: directory, as: "b.wav")
+        let plan = directory.file("plan.txt")
+        try """
+        # the end of b, silence, the start of a reversed
+        b.wav 10000s 12000s
+        silence 50s
+        "a b.flac" 0 0.1 reverse   # 4410 frames
+        """.write(to: plan, atomically: true, encoding: .utf8)
+        let output = directory.file("out.flac")
+        let result = try CLI.run(["compose", plan.path, "-o", output.path])
+        #expect(result.status == 0, "\(result.errorText)")
+        let expected = try FFmpegOracle.samples(of: directory.file("b.wav"), ["-af", "atrim=start_sample=10000:end_sample=12000"])
+            + [Int16](repeating: 0, count: 100)
+            + FFmpegOracle.samples(of: a, ["-af", "atrim=start_sample=0:end_sample=4410,areverse"])
+        #expect(try FFmpegOracle.samples(of: output) == expected)
+        #expect(try FFmpegOracle.probe(output).stream["codec_name"] as? String == "flac")
+    }
+
+    @Test("bad ranges, plans and mixed inputs: one-line errors, nothing written")
+    func badInput() throws {
+        let directory = try TemporaryDirectory()
+        let input = Fixtures.url("wav-pcm_s16le-2ch-44100.wav")  // 0.5 s
+        let output = directory.file("out.wav")
+        for options in [["--start", "0.3", "--end", "0.2"], ["--start", "2"], ["--start", "-1"]] {
+            let result = try CLI.run(["trim", input.path, output.path] + options)
+            #expect(result.status != 0 && result.errorLines.first?.hasPrefix("reverse-audio: error: ") == true, "\(options): \(result.errorText)")
+        }
+        let missing = try CLI.run(["compose", directory.file("none.txt").path, "-o", output.path])
+        expectFailure(missing, naming: "none.txt")
+        let plan = directory.file("plan.txt")
+        try "\(input.path)\nsilence soon\n".write(to: plan, atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["compose", plan.path, "-o", output.path])
+        expectFailure(bad, naming: "line 2")
+        let mixed = try CLI.run(["join", input.path, Fixtures.url("wav-pcm_s16le-1ch-8000.wav").path, "-o", output.path])
+        expectFailure(mixed, naming: "wav-pcm_s16le-1ch-8000.wav")
+        #expect(directory.contents == ["plan.txt"])
+    }
+}
+
+/// A small deterministic generator for the CLI tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
