@@ -64,6 +64,27 @@ package final class Muxer {
         return Int(stream.pointee.index)
     }
 
+    /// Adds a stream that carries `demuxer`'s stream `index` packets unchanged (a packet copy),
+    /// with the gapless trimming the output's header should state: `initialPadding` samples the
+    /// decoder drops at the start (the MP3 muxer's LAME tag counts its 529-sample decoder delay in
+    /// them) and `trailingPadding` at the end.
+    @discardableResult
+    package func addStream(copying demuxer: Demuxer, stream index: Int, initialPadding: Int,
+                           trailingPadding: Int) throws(FFmpegError) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError.outOfMemory("adding a stream", path: path)
+        }
+        let source = demuxer.stream(at: index)
+        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar),
+                              "describing the copied stream", path: path)
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.codecpar.pointee.initial_padding = Int32(initialPadding)
+        stream.pointee.codecpar.pointee.trailing_padding = Int32(trailingPadding)
+        stream.pointee.time_base = source.pointee.time_base
+        sourceTimeBases.append(source.pointee.time_base)
+        return Int(stream.pointee.index)
+    }
+
     /// Sets the file's tags (title, artist…), written by muxers that can hold them.
     package func setMetadata(_ tags: [(key: String, value: String)]) {
         for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }

@@ -13,17 +13,27 @@ struct EditFlags: ParsableArguments {
     @Flag(name: .customShort("y"), help: "Overwrite an existing output (never an input).")
     var overwrite = false
 
+    @Flag(help: "Decode and encode a lossy input even where its packets could be copied exactly.")
+    var reencode = false
+
+    @Flag(help: "Say how each piece got into the output (copied, re-encoded, silence).")
+    var verbose = false
+
+    private var flagsVerbose: Bool { verbose }
+
     /// Writes `pieces` to `output` and reports, in the tool's style.
     func write(_ pieces: [Composition.Piece], to output: String) async throws {
         FFmpegDiagnostics.show(.quiet)
         let url = StandardStreams.outputURL(output)
         do {
             let outputFormat = try format.flatMap { $0 == "same" ? nil : try OutputFormat.forFile(url, formatName: $0) }
-            let composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert, overwrite: overwrite)
+            let composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
+                                          overwrite: overwrite, reencodes: reencode)
             let result = try await SignalCancellation.run {
                 try await Task.detached { try composition.write(to: url) }.value
             }
             result.warnings.forEach { ErrorReporting.printWarning($0, file: output) }
+            if flagsVerbose { result.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
             let seconds = String.seconds(Double(result.frames) / Double(result.format.sampleRate))
             let summary = "wrote \(output): \(seconds), \(result.frames) frames, \(result.format), \(result.outputFormat.container.rawValue) / \(result.outputFormat.codec?.rawValue ?? "?")"
             if Console.isStandardOutput(url.path) { Console.error(summary) } else { Console.out(summary) }

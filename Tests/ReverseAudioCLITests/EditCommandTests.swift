@@ -105,6 +105,42 @@ import TestSupport
         #expect(try FFmpegOracle.probe(output).stream["codec_name"] as? String == "flac")
     }
 
+    /// The MD5 of every packet of `url`'s audio, in order (`ffmpeg -c copy -f framemd5`).
+    static func packetHashes(_ url: URL) throws -> [String] {
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"])
+        return result.outputText.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            // stream, dts, pts, duration, size, hash[, side data…]
+            let fields = line.split(separator: ",")
+            return fields.count > 5 ? fields[5].trimmingCharacters(in: .whitespaces) : nil
+        }
+    }
+
+    @Test("an MP3 cut copies the frames byte for byte and decodes to exactly the slice (LAME tag delay and padding)",
+          arguments: ["mp3-cbr128-xing-2ch-44100.mp3", "mp3-vbrq4-xing-2ch-44100.mp3", "mp3-cbr32-xing-1ch-8000.mp3",
+                      "mp3-cbr64-xing-1ch-22050.mp3"])
+    func mp3PacketCopy(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let directory = try TemporaryDirectory()
+        let source = try Self.packetHashes(input)
+        for (a, b) in [(1000, 5000), (3000, 7000), (0, 2000), (5500, 7999)] {
+            let output = directory.file("cut-\(a).mp3")
+            let result = try CLI.run(["trim", input.path, output.path, "--start", "\(a)s", "--end", "\(b)s", "--verbose"])
+            #expect(result.status == 0, "\(result.errorText)")
+            guard result.errorText.contains("packets copied") else {
+                // Only a cut the tag cannot state (delay past 4095 samples) is re-encoded, and says so.
+                #expect(result.errorText.contains("re-encoded: generation loss"), "\(name) \(a)..<\(b): \(result.errorText)")
+                continue
+            }
+            #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.samples(of: input, ["-af", "atrim=start_sample=\(a):end_sample=\(b)"]),
+                    "\(name) \(a)..<\(b)")
+            let copied = try Self.packetHashes(output)
+            let found = source.indices.contains { start in
+                start + copied.count <= source.count && Array(source[start..<(start + copied.count)]) == copied
+            }
+            #expect(!copied.isEmpty && found, "\(name) \(a)..<\(b): the frames are the input's, byte for byte")
+        }
+    }
+
     @Test("bad ranges, plans and mixed inputs: one-line errors, nothing written")
     func badInput() throws {
         let directory = try TemporaryDirectory()

@@ -33,13 +33,17 @@ public struct Composition: Sendable {
     public var convertsFormats: Bool
     /// Replace an existing output (never an input).
     public var overwrite: Bool
+    /// Decode and encode a lossy input even where its packets could be copied.
+    public var reencodes: Bool
 
     /// A composition of `pieces`.
-    public init(pieces: [Piece], outputFormat: OutputFormat? = nil, convertsFormats: Bool = false, overwrite: Bool = false) {
+    public init(pieces: [Piece], outputFormat: OutputFormat? = nil, convertsFormats: Bool = false, overwrite: Bool = false,
+                reencodes: Bool = false) {
         self.pieces = pieces
         self.outputFormat = outputFormat
         self.convertsFormats = convertsFormats
         self.overwrite = overwrite
+        self.reencodes = reencodes
     }
 
     /// What a composition wrote.
@@ -75,6 +79,9 @@ public struct Composition: Sendable {
         let referenceDecoder = try PCMDecoder(source: reference, channels: .all, sampleFormat: nil, isCancelled: cancellation.check)
         let sameExtension = output.pathExtension.lowercased() == first.pathExtension.lowercased()
         let chosen = try outputFormat ?? OutputFormat.same(as: reference, for: output, sameExtension: sameExtension)
+        if let copied = try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
+            return copied
+        }
         let format = referenceDecoder.format
         let lossy = reference.parameters.isLossy || !(chosen.codec?.isLossless ?? false)
         let source = AudioFileWriter.SourceDescription(codecName: reference.parameters.codecName, isLossless: !reference.parameters.isLossy,
@@ -110,6 +117,25 @@ public struct Composition: Sendable {
         }
         if lossy { warnings.append("re-encoded: generation loss (\(writer.codec.rawValue) decoded and encoded again)") }
         return Result(output: output, format: format, outputFormat: chosen, frames: frames, paths: paths, warnings: warnings)
+    }
+
+    /// A single MP3 cut into an MP3: its frames copied, not re-encoded, when the LAME tag can
+    /// state the cut exactly; nil otherwise.
+    private func packetCopy(_ reference: AudioSource, format: OutputFormat, to output: URL,
+                            cancellation: CancellationFlag) throws -> Result? {
+        guard !reencodes, pieces.count == 1, case .file(let url, let range, false) = pieces[0],
+              format.container == .mp3, reference.parameters.codecName == "mp3", reference.isSeekable else { return nil }
+        let (count, _) = try FrameCounter.count(try AudioSource(url: url, isCancelled: cancellation.check), isCancelled: cancellation.check)
+        let length = count.prediction?.frames
+        let frames = try range?.frames(atRate: reference.parameters.sampleRate, length: length, path: url.displayPath)
+            ?? 0..<(length ?? 0)
+        guard !frames.isEmpty,
+              let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)
+        else { return nil }
+        let pcm = PCMFormat(sampleFormat: .f32, sampleRate: reference.parameters.sampleRate,
+                            channelCount: reference.parameters.channelCount, channelLayoutName: reference.parameters.channelLayoutName)
+        return Result(output: output, format: pcm, outputFormat: format, frames: written,
+                      paths: ["packets copied (no re-encoding); LAME tag states the cut"], warnings: [])
     }
 
     /// A decoder of `url`'s range in the composition's format.

@@ -33,6 +33,9 @@ final class PacketIndex {
     private let frameSize: Int64
     private var total: Int64 = 0
     private var pendingSkip: Int64 = 0
+    /// Samples decoded so far before trimming, and the start skips met so far.
+    private var rawPosition: Int64 = 0
+    private var skipped: Int64 = 0
 
     init(frameSize: Int) {
         self.frameSize = Int64(frameSize)
@@ -63,12 +66,15 @@ final class PacketIndex {
         if let last = entries.last, position <= last.position { return nil }
         let skip = packet.skipSamples
         pendingSkip += Int64(skip.start)
+        skipped += Int64(skip.start)
         let trimmedStart = min(pendingSkip, frameSize)
         pendingSkip -= trimmedStart
         let emitted = max(0, frameSize - trimmedStart - Int64(skip.end))
-        entries.append(Entry(position: position, size: packet.size, rawStart: total - trimmedStart,
+        // A start skip longer than a frame (8 kHz MP3: 1105 samples, 576 per frame) spans several.
+        entries.append(Entry(position: position, size: packet.size, rawStart: rawPosition - skipped,
                              outputStart: total, emitted: emitted, skip: skip))
         total += emitted
+        rawPosition += frameSize
         return entries.count - 1
     }
 

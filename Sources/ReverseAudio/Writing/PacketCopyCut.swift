@@ -1,0 +1,136 @@
+import FFmpeg
+import Foundation
+
+/// A cut of an MP3 file without re-encoding: the frames from enough before the cut for the
+/// decoder to converge (the bit reservoir's reach, as for a seek) through the frame holding its
+/// last sample are copied byte for byte, behind a LAME tag (written by libavformat's MP3 muxer)
+/// whose encoder delay and padding make a gapless decoder start exactly at the cut and stop
+/// exactly at its end.
+///
+/// The tag's delay field has 12 bits: a cut whose pre-roll and offset need more than 4095
+/// samples cannot be stated, and ``cut(_:range:to:overwrite:cancellation:)`` returns nil (the
+/// caller re-encodes).
+enum PacketCopyCut {
+    /// The MP3 decoder's own delay, which the LAME tag's delay field leaves out.
+    static let decoderDelay = 529
+    static let maximumField = 4095
+
+    /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
+    /// - Returns: the frames the output decodes to, or nil when the tag cannot state the cut.
+    static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+                    cancellation: CancellationFlag) throws -> Int64? {
+        let source = try AudioSource(url: input, isCancelled: cancellation.check)
+        guard source.parameters.codecName == "mp3", source.demuxer.formatName == "mp3", source.isSeekable else { return nil }
+        let frameSize = source.parameters.codecFrameSize > 0 ? source.parameters.codecFrameSize : max(source.decoder.frameSize, 1)
+        let index = PacketIndex(frameSize: frameSize)
+        let packet = try Packet()
+        try ReverseAudioError.mappingFFmpegErrors(path: input.displayPath) {
+            try index.extend(through: range.upperBound, demuxer: source.demuxer, streamIndex: source.streamIndex,
+                             packet: packet, isCancelled: cancellation.check)
+        }
+        guard let last = index.packet(containing: range.upperBound - 1), range.upperBound <= index.indexedFrames else {
+            throw ReverseAudioError.invalidOption("\(input.displayPath): the range ends after the end of the file (\(index.indexedFrames) frames)")
+        }
+        var first = SeekPlan(source: source).restartPacket(for: range.lowerBound, in: index)
+        // The decoder drops `skip` samples: at least its own delay, and what comes before the cut.
+        var skip = Int(range.lowerBound - index.entries[first].rawStart)
+        while skip < decoderDelay && first > 0 {
+            first -= 1
+            skip = Int(range.lowerBound - index.entries[first].rawStart)
+        }
+        // A player counts the samples a fresh decoder gives from the first copied frame; a frame
+        // whose reservoir is missing gives none, which would move the cut. Start where every
+        // copied frame decodes (checked with libavcodec itself), as long as the tag can say it.
+        while skip - decoderDelay <= maximumField,
+              try !decodesEveryFrame(source, index: index, from: first, through: last, frameSize: frameSize, packet: packet) {
+            guard first > 0 else { return nil }
+            first -= 1
+            skip = Int(range.lowerBound - index.entries[first].rawStart)
+        }
+        let frames = Int64(last - first + 1) * Int64(frameSize)
+        let padding = Int(frames - Int64(skip - decoderDelay) - Int64(range.count))
+        guard skip >= decoderDelay, skip - decoderDelay <= maximumField, (decoderDelay...maximumField).contains(padding) else { return nil }
+
+        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input])
+        do {
+            try ReverseAudioError.mappingFFmpegErrors(path: output.displayPath) {
+                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: "mp3")
+                try muxer.addStream(copying: source.demuxer, stream: source.streamIndex,
+                                    initialPadding: skip, trailingPadding: padding)
+                muxer.setMetadata(source.tags)
+                try muxer.writeHeader()
+                try source.demuxer.seek(toByte: index.entries[first].position)
+                var copied = 0
+                while copied < last - first + 1, try source.demuxer.readPacket(into: packet) {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    guard packet.streamIndex == source.streamIndex else { continue }
+                    guard packet.filePosition == index.entries[first + copied].position else {
+                        throw ReverseAudioError.decodingFailed(path: input.displayPath, reason: "the frames moved while copying them")
+                    }
+                    // libavformat's MP3 muxer takes the LAME tag's delay from the first packet's
+                    // skip-samples side data and its padding from the last packet's.
+                    let isFirst = copied == 0
+                    let isLast = first + copied == last
+                    try packet.setSkipSamples(start: isFirst ? skip : 0, end: isLast ? padding - decoderDelay : 0)
+                    try muxer.write(packet, stream: 0)
+                    copied += 1
+                }
+                try muxer.finish()
+            }
+        } catch {
+            destination.discard()
+            throw error
+        }
+        // The tag's arithmetic holds for every cut we know of, but a very short one can meet a
+        // demuxer that does not apply it: decode what was written and keep it only if it holds
+        // exactly the frames asked for.
+        guard try decodedLength(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
+            destination.discard()
+            return nil
+        }
+        try destination.commit()
+        return Int64(range.count)
+    }
+
+    /// The frames `url` decodes to, or nil if it cannot be decoded (cancellation still stops).
+    private static func decodedLength(of url: URL, cancellation: CancellationFlag) throws -> Int64? {
+        do {
+            let check = try PCMDecoder(url: url, sampleFormat: nil, isCancelled: cancellation.check)
+            while try check.readChunk({ _, _ in }) {}
+            return check.framesDecoded
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return nil
+        }
+    }
+
+    /// True when a fresh decoder fed packets `first...last` gives a whole frame for each.
+    private static func decodesEveryFrame(_ source: AudioSource, index: PacketIndex, from first: Int, through last: Int,
+                                          frameSize: Int, packet: Packet) throws -> Bool {
+        try ReverseAudioError.mappingFFmpegErrors(path: source.url.displayPath) {
+            let decoder = try Decoder(demuxer: source.demuxer, streamIndex: source.streamIndex)
+            let frame = try Frame()
+            try source.demuxer.seek(toByte: index.entries[first].position)
+            var samples = 0
+            var sent = 0
+            func drain() throws {
+                while true {
+                    guard let result = try? decoder.receive(into: frame) else { continue }
+                    guard result == .frame else { return }
+                    samples += frame.sampleCount
+                }
+            }
+            while sent < last - first + 1, try source.demuxer.readPacket(into: packet) {
+                guard packet.streamIndex == source.streamIndex else { continue }
+                try packet.setSkipSamples(start: 0, end: 0)
+                _ = try? decoder.send(packet)
+                try drain()
+                sent += 1
+            }
+            _ = try? decoder.send(nil)
+            try drain()
+            return samples == (last - first + 1) * frameSize
+        }
+    }
+}
