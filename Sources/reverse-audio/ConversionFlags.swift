@@ -22,14 +22,7 @@ struct ConversionFlags: ParsableArguments {
     @Option(help: "Bit rate of a lossy output, in bits per second or with k (192k); default: the input's for the same codec, else 192k.")
     var bitrate: BitRate?
 
-    @Option(help: "Start here: seconds (12.5), [[hh:]mm:]ss[.fff], or frames with an s suffix (66150s).")
-    var start: TimePosition?
-
-    @Option(help: "Stop here (exclusive); same forms as --start.")
-    var end: TimePosition?
-
-    @Option(help: "Convert this much from --start; same forms as --start.")
-    var duration: TimePosition?
+    @OptionGroup var range: RangeFlags
 
     @Option(help: "Frames per written block (default: the first decoded buffer's frame count).")
     var blockFrames: Int?
@@ -46,7 +39,6 @@ struct ConversionFlags: ParsableArguments {
     func validate() throws {
         if let blockFrames, blockFrames < 1 { throw ValidationError("--block-frames must be at least 1") }
         if let sampleRate, sampleRate < 1 { throw ValidationError("--sample-rate must be a positive number of Hz") }
-        if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
     }
 
     /// The options for one conversion to `output`.
@@ -54,7 +46,7 @@ struct ConversionFlags: ParsableArguments {
         ConversionOptions(channels: channels, reverse: reverse, blockFrames: blockFrames, overwrite: overwrite,
                           sampleFormat: sampleFormat.format, sampleRate: sampleRate,
                           outputFormat: try OutputFormat.forFile(output, formatName: format, codec: codec, bitRate: bitrate?.bitsPerSecond),
-                          range: start == nil && end == nil && duration == nil ? nil : try TimeRange(start: start, end: end, duration: duration))
+                          range: try range.range())
     }
 
     func showFFmpegDiagnostics() {
@@ -83,6 +75,3 @@ struct BitRate: ExpressibleByArgument {
 
 extension OutputFormat.Codec: ExpressibleByArgument {}
 
-extension TimePosition: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
-}

@@ -55,14 +55,7 @@ struct TrimCommand: AsyncParsableCommand {
     @Argument(help: "The file to write (the input's extension keeps its format).", completion: .file())
     var output: String
 
-    @Option(help: "Start here: seconds, [[hh:]mm:]ss[.fff], or frames with s.")
-    var start: TimePosition?
-
-    @Option(help: "Stop here (exclusive).")
-    var end: TimePosition?
-
-    @Option(help: "Keep this much from --start.")
-    var duration: TimePosition?
+    @OptionGroup var range: RangeFlags
 
     @Option(help: "Keep only the last T of the file.")
     var tail: TimePosition?
@@ -76,27 +69,26 @@ struct TrimCommand: AsyncParsableCommand {
     @OptionGroup var flags: EditFlags
 
     func validate() throws {
-        if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
-        if tail != nil && (start != nil || end != nil || duration != nil) { throw ValidationError("--tail goes alone, without --start, --end or --duration") }
+        if tail != nil && range.isGiven { throw ValidationError("--tail goes alone, without --start, --end or --duration") }
     }
 
     func run() async throws {
         let url = StandardStreams.inputURL(input)
-        var range: TimeRange?
+        var cut: TimeRange?
         do {
             if let tail {
                 let info = try AudioInfo.read(from: url)
                 let frames = info.frames ?? 0
                 let keep = tail.frame(atRate: info.sampleRate)
-                range = try TimeRange(start: .frames(max(0, frames - keep)))
-            } else if start != nil || end != nil || duration != nil {
-                range = try TimeRange(start: start, end: end, duration: duration)
+                cut = try TimeRange(start: .frames(max(0, frames - keep)))
+            } else {
+                cut = try range.range()
             }
         } catch {
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
         }
-        let pieces = (padStart.map { [Composition.Piece.silence($0)] } ?? []) + [.file(url, range: range)]
+        let pieces = (padStart.map { [Composition.Piece.silence($0)] } ?? []) + [.file(url, range: cut)]
             + (padEnd.map { [Composition.Piece.silence($0)] } ?? [])
         try await flags.write(pieces, to: output)
     }

@@ -20,11 +20,7 @@ struct WaveformCommand: AsyncParsableCommand {
     @Option(help: "Height in pixels (the whole picture).")
     var height = 300
 
-    @Option(help: "Draw from here; same forms as convert --start.")
-    var start: TimePosition?
-
-    @Option(help: "Draw up to here (exclusive).")
-    var end: TimePosition?
+    @OptionGroup var range: RangeFlags
 
     @Option(help: "A second file drawn under the first.", completion: .file())
     var compare: String?
@@ -38,10 +34,10 @@ struct WaveformCommand: AsyncParsableCommand {
         let outputURL = URL(fileURLWithPath: output)
         let compareURL = compare.map { URL(fileURLWithPath: $0) }
         do {
-            let range = start == nil && end == nil ? nil : try TimeRange(start: start, end: end)
+            let drawn = try range.range()
             let (width, height, overwrite) = (width, height, overwrite)
             try await Task.detached {
-                try Waveform.draw(inputURL, to: outputURL, width: width, height: height, range: range,
+                try Waveform.draw(inputURL, to: outputURL, width: width, height: height, range: drawn,
                                   compare: compareURL, overwrite: overwrite)
             }.value
             Console.out("drew \(input)\(compare.map { " and \($0)" } ?? "") -> \(output) (\(width)×\(height))")

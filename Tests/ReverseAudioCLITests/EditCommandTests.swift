@@ -32,7 +32,7 @@ import TestSupport
         let source = try Self.native(input)
         let frames = source.bytes.count / source.frameBytes
         let directory = try TemporaryDirectory()
-        var generator = SplitMix64(seed: UInt64(name.utf8.count * 7919))
+        var generator = SplitMix(seed: UInt64(name.utf8.count * 7919))
         var ranges = [(0, 1), (0, frames), (frames - 1, frames), (frames / 3, frames / 3 + 1)]
         while ranges.count < 10 {
             let a = Int(generator.next() % UInt64(frames))
@@ -162,15 +162,3 @@ import TestSupport
     }
 }
 
-/// A small deterministic generator for the CLI tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

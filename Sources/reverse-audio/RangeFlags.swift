@@ -1,0 +1,30 @@
+import ArgumentParser
+import ReverseAudio
+
+/// `--start`, `--end` and `--duration`, as `convert`, `trim` and `waveform` take them.
+struct RangeFlags: ParsableArguments {
+    @Option(help: "Start here: seconds (12.5), [[hh:]mm:]ss[.fff], or frames with an s suffix (66150s).")
+    var start: TimePosition?
+
+    @Option(help: "Stop here (exclusive); same forms as --start.")
+    var end: TimePosition?
+
+    @Option(help: "Take this much from --start; same forms as --start.")
+    var duration: TimePosition?
+
+    func validate() throws {
+        if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
+    }
+
+    /// True when any of the three is given.
+    var isGiven: Bool { start != nil || end != nil || duration != nil }
+
+    /// The range, or nil for the whole file.
+    func range() throws -> TimeRange? {
+        isGiven ? try TimeRange(start: start, end: end, duration: duration) : nil
+    }
+}
+
+extension TimePosition: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
