@@ -16,7 +16,7 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             """,
         version: ReverseAudioVersion.string,
         subcommands: [ReverseCommand.self, ConvertCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
-                      InfoCommand.self, ListCommand.self, WaveformCommand.self,
+                      PlayCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self,
                       CompletionCommand.self]
     )
 

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `play --to-file`: what the device would receive, checked frame by frame against the playback
+/// semantics applied to the ffmpeg CLI's forward decode.
+@Suite struct PlaybackTests {
+    /// The reference model of the semantics: frames of `decode` (interleaved, `channels`) that a
+    /// playback emits, given events on the output timeline.
+    static func predict(_ decode: [Int16], channels: Int, reverse: Bool, from: Int? = nil, loop: Range<Int>? = nil,
+                        events: [(at: Int, action: String, value: Range<Int>?)], limit: Int?) -> [Int16] {
+        let count = decode.count / channels
+        var position = from ?? (reverse ? count : 0)
+        var backwards = reverse
+        var region = loop
+        var output: [Int16] = []
+        var rendered = 0
+        var pending = events.sorted { $0.at < $1.at }
+        while limit.map({ rendered < $0 }) ?? true {
+            while let event = pending.first, event.at <= rendered {
+                pending.removeFirst()
+                switch event.action {
+                case "reverse": backwards = true
+                case "forward": backwards = false
+                case "toggle": backwards.toggle()
+                case "seek": position = min(max(event.value!.lowerBound, 0), count)
+                case "loop": region = event.value
+                case "noloop": region = nil
+                default: break
+                }
+            }
+            if let region {
+                if !backwards && position >= region.upperBound { position = region.lowerBound }
+                if backwards && position <= region.lowerBound { position = region.upperBound }
+            }
+            let frame: Int
+            if backwards {
+                guard position > 0 else { break }
+                position -= 1
+                frame = position
+            } else {
+                guard position < count else { break }
+                frame = position
+                position += 1
+            }
+            output += decode[(frame * channels)..<((frame + 1) * channels)]
+            rendered += 1
+        }
+        return output
+    }
+
+    static func play(_ input: URL, _ options: [String]) throws -> [Int16] {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("played.wav")
+        let result = try CLI.run(["play", input.path, "--to-file", output.path] + options)
+        try #require(result.status == 0, "\(result.errorText)")
+        return try FFmpegOracle.samples(of: output)
+    }
+
+    static var fixtures: [String] {
+        Fixtures.decodable.filter { !$0.contains("aac") && !$0.hasPrefix("edge-wrong") && !$0.hasPrefix("edge-empty") }
+    }
+
+    @Test("a whole-file reverse play equals areverse", arguments: fixtures)
+    func reversePlay(_ name: String) throws {
+        let input = Fixtures.url(name)
+        #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input))
+    }
+
+    @Test("toggles, seeks and loops in both directions equal the semantics applied to the forward decode", arguments: fixtures)
+    func scripted(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let decode = try FFmpegOracle.samples(of: input)
+        let channels = try FFmpegOracle.probe(input).stream["channels"] as? Int ?? 1
+        let n = decode.count / channels
+        guard n > 20 else { return }
+        let (a, b) = (n / 10, n / 4)
+        let events: [(at: Int, action: String, value: Range<Int>?)] = [
+            (n / 8, "toggle", nil), (n / 5, "toggle", nil), (n / 3, "seek", (n / 2)..<(n / 2)),
+            (n / 2, "loop", a..<b), (n / 2 + 3 * (b - a) + 17, "reverse", nil), (2 * n, "noloop", nil),
+        ]
+        let script = events.map { event -> String in
+            switch event.action {
+            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
+            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
+            default: return "\(event.at)s:\(event.action)"
+            }
+        }.joined(separator: ";")
+        let limit = 3 * n
+        let played = try Self.play(input, ["--events", script, "--duration", "\(limit)s"])
+        #expect(played == Self.predict(decode, channels: channels, reverse: false, events: events, limit: limit), "\(name)")
+        let looped = try Self.play(input, ["--reverse", "--loop-start", "\(a)s", "--loop-end", "\(b)s", "--duration", "\(5 * (b - a) + 3)s"])
+        #expect(looped == Self.predict(decode, channels: channels, reverse: true, loop: a..<b, events: [], limit: 5 * (b - a) + 3))
+    }
+
+    @Test("1,000 random events on a 10-minute VBR -q:a 9 MP3 are exact")
+    func randomEvents() throws {
+        let directory = try TemporaryDirectory()
+        let input = try SignalFiles.make("long.mp3", seconds: 600, in: directory.url, codecArguments: ["-c:a", "libmp3lame", "-q:a", "9"])
+        let decode = try FFmpegOracle.samples(of: input)
+        let n = decode.count / 2
+        var generator = SplitMix(seed: 2026)
+        var at = 0
+        var events: [(at: Int, action: String, value: Range<Int>?)] = []
+        for _ in 0..<1000 {
+            at += 1 + Int(generator.next() % 4000)
+            switch generator.next() % 6 {
+            case 0: events.append((at, "toggle", nil))
+            case 1: events.append((at, "reverse", nil))
+            case 2: events.append((at, "forward", nil))
+            case 3:
+                let target = Int(generator.next() % UInt64(n))
+                events.append((at, "seek", target..<target))
+            case 4:
+                let start = Int(generator.next() % UInt64(n - 10_000))
+                events.append((at, "loop", start..<(start + 1 + Int(generator.next() % 9000))))
+            default: events.append((at, "noloop", nil))
+            }
+        }
+        let script = events.map { event -> String in
+            switch event.action {
+            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
+            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
+            default: return "\(event.at)s:\(event.action)"
+            }
+        }.joined(separator: ";")
+        let limit = at + 5000
+        let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "\(limit)s"])
+        let expected = Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: limit)
+        #expect(played.count == expected.count)
+        #expect(played == expected)
+    }
+
+    @Test("bad playback options: a marker past the end, a backwards loop, no device: one-line errors")
+    func badOptions() throws {
+        let input = Fixtures.url("flac-s16-2ch-44100.flac").path
+        for options in [["--loop-start", "0.2", "--loop-end", "0.1", "--to-file", "/tmp/x.wav"], ["--from", "10", "--to-file", "/tmp/x.wav"],
+                        ["--events", "1s:jump", "--to-file", "/tmp/x.wav"]] {
+            let result = try CLI.run(["play", input] + options)
+            #expect(result.status != 0 && result.errorLines.first?.hasPrefix("reverse-audio: error: ") == true, "\(options): \(result.errorText)")
+        }
+    }
+}
