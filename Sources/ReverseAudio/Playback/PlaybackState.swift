@@ -8,11 +8,15 @@
 public struct PlaybackState: Sendable, Equatable {
     /// Which way playback goes.
     public enum Direction: String, Sendable {
-        case forward, reverse
+        /// Frame `p`, then `p + 1`.
+        case forward
+        /// Frame `p − 1`, then `p − 2`.
+        case reverse
     }
 
     /// The cursor, between frames: 0…``frameCount``.
     public private(set) var position: Int64
+    /// Which way playback goes now.
     public var direction: Direction
     /// The loop region `[L, R)`, if one is on.
     public private(set) var loop: Range<Int64>?
