@@ -24,10 +24,16 @@ public enum Fixtures {
         names.filter { !$0.hasPrefix("bad-") && !$0.hasPrefix("edge-") }
     }
 
-    /// Every fixture name, sorted.
+    /// Every fixture name (files directly in the folder, not the fuzz-regressions subfolder), sorted.
     public static var names: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
+            .filter { name in
+                var isDirectory: ObjCBool = false
+                return !name.hasPrefix(".")
+                    && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }
+            .sorted()
     }
 
     /// The bundled sample set, as the demo uses it.

@@ -47,8 +47,11 @@ final class FrameSource {
     private let index: PacketIndex?
     /// In ``index``, the entry the next packet read should be.
     private var nextEntry = 0
-    /// The file position of the last packet of our stream read.
+    /// The file positions of the first and the last packet of our stream read.
     private var lastPacketPosition: Int64?
+    private var firstPacketPosition: Int64?
+    /// True after the first seek: from then on packets are stamped from the index.
+    private var hasSought = false
     private let plan: SeekPlan
 
     init(source: AudioSource, isCancelled: @escaping @Sendable () -> Bool) throws {
@@ -58,8 +61,6 @@ final class FrameSource {
         frame = try Frame()
         plan = SeekPlan(source: source)
         index = plan.needsPacketIndex ? PacketIndex(frameSize: max(source.decoder.frameSize, source.parameters.codecFrameSize, 1)) : nil
-        // Indexed packets are stamped with their output positions: position 0 is timestamp 0.
-        if index != nil { origin = 0 }
     }
 
     /// True once the decoder has given everything.
@@ -114,6 +115,7 @@ final class FrameSource {
             try source.demuxer.seek(toByte: index.entries[restart].position)
             nextEntry = restart
             lastPacketPosition = nil
+            hasSought = true
         } else {
             let preroll = Int64(plan.prerollSamples)
             // Not clamped at 0: an encoder's priming packets lie before output frame 0.
@@ -145,6 +147,8 @@ final class FrameSource {
     private func learnOrigin() throws {
         while try source.demuxer.readPacket(into: packet) {
             guard packet.streamIndex == source.streamIndex else { continue }
+            lastPacketPosition = packet.filePosition
+            if firstPacketPosition == nil { firstPacketPosition = packet.filePosition }
             let pts = packet.presentationTimestamp.map {
                 source.parameters.samples(fromTimeBaseUnits: $0, sampleRate: source.parameters.sampleRate)
             } ?? 0
@@ -174,6 +178,9 @@ final class FrameSource {
         if !index.isComplete, !readingAtIndexEnd, let last = index.entries.last {
             // Back to the last packet indexed, which is read again and passed over.
             try source.demuxer.seek(toByte: last.position)
+        } else if index.entries.isEmpty, lastPacketPosition != nil, let first = firstPacketPosition {
+            // Packets were decoded before any seek, unindexed: index from the first one.
+            try source.demuxer.seek(toByte: first)
         }
         return source.demuxer
     }
@@ -236,7 +243,10 @@ final class FrameSource {
             }
             guard packet.streamIndex == source.streamIndex else { continue }
             lastPacketPosition = packet.filePosition
-            if let index { try stampFromIndex(index) }
+            if firstPacketPosition == nil { firstPacketPosition = packet.filePosition }
+            // Until the first seek the demuxer's own timestamps are exact: no index is kept (a
+            // whole decode of an hour of MP3 would otherwise hold 150,000 entries for nothing).
+            if let index, hasSought { try stampFromIndex(index) }
             do {
                 packetWaiting = try decoder.send(packet) == .outputPending
                 return

@@ -267,6 +267,12 @@ public final class PCMDecoder {
             for index in 0..<(frameCount * frameBytes / 4) { samples[index] &= ~0xFF }
         }
         if let channel = channels.extractedChannel {
+            // The stream's first frame fixes the channels; a container that promised more than
+            // the decoder delivers must not send the copy past the end of each frame.
+            let delivered = resampler.outputChannelCount
+            guard channel < delivered else {
+                throw ReverseAudioError.channelOutOfRange(path: url.displayPath, channel: channel, channelCount: delivered)
+            }
             let sampleBytes = outputSampleFormat.bytesPerSample
             let destination = reserveExtraction(bytes: frameCount * sampleBytes)
             var from = base + channel * sampleBytes
