@@ -29,6 +29,11 @@ package struct AudioStreamParameters: Sendable, Equatable {
     /// Samples a decoder needs before a seek point to converge, as the container states it
     /// (only Opus states one); 0 when not stated.
     package let seekPrerollSamples: Int
+    /// The timestamp of the stream's first output sample, in samples (the demuxer's start time:
+    /// the first packet's timestamp plus the samples its decoder drops); nil when not stated.
+    package let startSamples: Int64?
+    /// The same in the stream's time base: where a decode from the start begins.
+    package let startTimestamp: Int64?
     /// The stream's time base (the unit of packet timestamps and durations) in seconds.
     package let timeBaseNumerator: Int32
     package let timeBaseDenominator: Int32
@@ -60,12 +65,26 @@ package struct AudioStreamParameters: Sendable, Equatable {
         seekPrerollSamples = Int(parameters.seek_preroll)
         timeBaseNumerator = stream.pointee.time_base.num
         timeBaseDenominator = stream.pointee.time_base.den
+        if stream.pointee.start_time != ra_av_nopts_value(), sampleRate > 0 {
+            startTimestamp = stream.pointee.start_time
+            startSamples = av_rescale_q(stream.pointee.start_time, stream.pointee.time_base, AVRational(num: 1, den: Int32(sampleRate)))
+        } else {
+            startTimestamp = nil
+            startSamples = nil
+        }
         if stream.pointee.duration != ra_av_nopts_value(), stream.pointee.duration >= 0, sampleRate > 0 {
             statedDurationSamples = av_rescale_q(
                 stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(sampleRate)))
         } else {
             statedDurationSamples = nil
         }
+    }
+
+    /// True when a timestamp can name every sample: one unit of the time base is at most one
+    /// sample. Matroska's milliseconds cannot (a 20 ms Opus packet is 960 samples, but a
+    /// 2.9 ms Vorbis one is not a whole number of them).
+    package var timestampsResolveSamples: Bool {
+        timeBaseNumerator > 0 && Int64(timeBaseNumerator) * Int64(sampleRate) <= Int64(timeBaseDenominator)
     }
 
     /// Converts samples at `rate` to this stream's time base.

@@ -26,7 +26,7 @@ package final class Demuxer {
         interrupt.context = allocated
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
         // avformat_open_input frees the context itself when it fails.
-        let openResult = avformat_open_input(&opened, path, nil, nil)
+        let openResult = avformat_open_input(&opened, LocalPath.url(for: path), nil, nil)
         if openResult < 0 {
             interrupt.context = nil
             throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)

@@ -21,7 +21,7 @@ package final class Muxer {
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, formatName, path),
                               "preparing the \(formatName) muxer", path: path)
-        let opened = avio_open2(&allocated!.pointee.pb, path, ra_avio_flag_write(), nil, nil)
+        let opened = avio_open2(&allocated!.pointee.pb, LocalPath.url(for: path), ra_avio_flag_write(), nil, nil)
         if opened < 0 {
             avformat_free_context(allocated)
             throw FFmpegError(code: opened, operation: "creating the output file", path: path)

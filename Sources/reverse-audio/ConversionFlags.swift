@@ -39,6 +39,16 @@ struct ConversionFlags: ParsableArguments {
     func validate() throws {
         if let blockFrames, blockFrames < 1 { throw ValidationError("--block-frames must be at least 1") }
         if let sampleRate, sampleRate < 1 { throw ValidationError("--sample-rate must be a positive number of Hz") }
+        if let format { try Self.validateFormat(format, codec: codec, bitRate: bitrate) }
+    }
+
+    /// Fails with a usage error when `name` is not a format we write, or cannot hold `codec`.
+    static func validateFormat(_ name: String, codec: OutputFormat.Codec? = nil, bitRate: BitRate? = nil) throws {
+        do {
+            _ = try OutputFormat.forFile(URL(fileURLWithPath: "-"), formatName: name, codec: codec, bitRate: bitRate?.bitsPerSecond)
+        } catch {
+            throw ValidationError(ErrorReporting.describe(error))
+        }
     }
 
     /// The options for one conversion to `output`.

@@ -21,6 +21,10 @@ struct EditFlags: ParsableArguments {
 
     private var flagsVerbose: Bool { verbose }
 
+    func validate() throws {
+        if let format, format != "same" { try ConversionFlags.validateFormat(format) }
+    }
+
     /// Writes `pieces` to `output` and reports, in the tool's style.
     func write(_ pieces: [Composition.Piece], to output: String) async throws {
         FFmpegDiagnostics.show(.quiet)
@@ -73,9 +77,10 @@ struct TrimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = StandardStreams.inputURL(input)
+        let url: URL
         var cut: TimeRange?
         do {
+            url = try StandardStreams.seekableInputURL(input)
             if let tail {
                 let info = try AudioInfo.read(from: url)
                 let frames = info.frames ?? 0
@@ -112,9 +117,14 @@ struct JoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         var pieces: [Composition.Piece] = []
-        for (index, input) in inputs.enumerated() {
-            if index > 0, let gap { pieces.append(.silence(gap)) }
-            pieces.append(.file(StandardStreams.inputURL(input)))
+        do {
+            for (index, input) in inputs.enumerated() {
+                if index > 0, let gap { pieces.append(.silence(gap)) }
+                pieces.append(.file(try StandardStreams.seekableInputURL(input)))
+            }
+        } catch {
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
         }
         try await flags.write(pieces, to: output)
     }

@@ -18,7 +18,7 @@ struct InfoCommand: AsyncParsableCommand {
         var failed = false
         for file in files {
             do {
-                let info = try await AudioInfo.load(from: URL(fileURLWithPath: file))
+                let info = try await AudioInfo.load(from: try StandardStreams.seekableInputURL(file))
                 Console.out(json ? try jsonLine(info) : text(info))
             } catch {
                 ErrorReporting.printError(error)

@@ -66,7 +66,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     private func render(to path: String) throws -> String {
-        let url = StandardStreams.inputURL(input)
+        let url = try StandardStreams.seekableInputURL(input)
         let probe = try AudioInfo.read(from: url)
         let rate = probe.sampleRate
         let length = probe.frames ?? 0

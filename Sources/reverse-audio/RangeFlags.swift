@@ -14,6 +14,11 @@ struct RangeFlags: ParsableArguments {
 
     func validate() throws {
         if end != nil && duration != nil { throw ValidationError("give --end or --duration, not both") }
+        do {
+            _ = try range()
+        } catch {
+            throw ValidationError(ErrorReporting.describe(error))
+        }
     }
 
     /// True when any of the three is given.

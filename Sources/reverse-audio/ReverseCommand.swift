@@ -47,6 +47,9 @@ struct ReverseCommand: AsyncParsableCommand {
         flags.showFFmpegDiagnostics()
         let found: SupportedAudioFiles.Collection
         do {
+            if paths.contains(where: StandardStreams.isStandardInput) {
+                throw ReverseAudioError.invalidOption("reverse writes NAME-REVERSED files from named inputs; for standard input use: reverse-audio convert - OUT --reverse")
+            }
             found = try SupportedAudioFiles.collect(paths.map { URL(fileURLWithPath: $0) }, recursive: recursive,
                                                     allFormats: allFormats)
         } catch {

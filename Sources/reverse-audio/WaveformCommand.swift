@@ -28,12 +28,17 @@ struct WaveformCommand: AsyncParsableCommand {
     @Flag(name: .customShort("y"), help: "Overwrite an existing picture.")
     var overwrite = false
 
+    func validate() throws {
+        if !(16...16384).contains(width) { throw ValidationError("--width must be 16 to 16384 pixels, not \(width)") }
+        if !(16...16384).contains(height) { throw ValidationError("--height must be 16 to 16384 pixels, not \(height)") }
+    }
+
     func run() async throws {
         FFmpegDiagnostics.show(.quiet)
-        let inputURL = URL(fileURLWithPath: input)
-        let outputURL = URL(fileURLWithPath: output)
-        let compareURL = compare.map { URL(fileURLWithPath: $0) }
+        let outputURL = StandardStreams.outputURL(output)
         do {
+            let inputURL = try StandardStreams.seekableInputURL(input)
+            let compareURL = try compare.map { try StandardStreams.seekableInputURL($0) }
             let drawn = try range.range()
             let (width, height, overwrite) = (width, height, overwrite)
             try await Task.detached {

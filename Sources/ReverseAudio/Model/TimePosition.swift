@@ -36,6 +36,21 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// True for a zero length in either form.
+    var isZero: Bool { self == .seconds(0) || self == .frames(0) }
+
+    /// True when this position is at or before `other` whatever the rate: decided only when
+    /// both are in the same form (seconds against frames depends on the rate).
+    func comesNoLaterThan(_ other: TimePosition) -> Bool {
+        switch (self, other) {
+        case (.seconds(let a), .seconds(let b)): return a <= b
+        case (.frames(let a), .frames(let b)): return a <= b
+        case (.seconds(let a), .frames(0)): return a <= 0
+        case (.frames(let a), .seconds(0)): return a <= 0
+        default: return false
+        }
+    }
+
     /// "12.500 s" or "66150s".
     public var description: String {
         switch self {
@@ -55,31 +70,40 @@ public struct TimeRange: Sendable, Equatable {
     /// How long it is, instead of an end.
     public var duration: TimePosition?
 
-    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when both an end and a duration are given.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when both an end and a duration are
+    ///   given, when the end does not come after the start, or for an empty duration.
     public init(start: TimePosition? = nil, end: TimePosition? = nil, duration: TimePosition? = nil) throws {
         if end != nil && duration != nil {
             throw ReverseAudioError.invalidOption("give an end or a duration, not both")
+        }
+        if let duration, duration.isZero {
+            throw ReverseAudioError.invalidOption("the duration must be longer than 0")
+        }
+        if let end, end.comesNoLaterThan(start ?? .frames(0)) {
+            throw ReverseAudioError.invalidOption("the end (\(end)) must come after the start (\(start ?? .frames(0)))")
         }
         self.start = start
         self.end = end
         self.duration = duration
     }
 
-    /// The frames `[start, end)` at `sampleRate`, checked against the stream's `length` when known.
-    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for an empty range or one starting past the end.
-    func frames(atRate sampleRate: Int, length: Int64?, path: String) throws -> Range<Int64> {
+    /// The frames `[start, end)` at `sampleRate`; without an end, up to `Int64.max`, which
+    /// ``PCMDecoder/limit(to:)`` reads as the end of the stream. Whether the range lies within
+    /// the file is for the decode to find out (a header may misstate the length).
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a range empty at this rate.
+    func frames(atRate sampleRate: Int, path: String) throws -> Range<Int64> {
         let first = start?.frame(atRate: sampleRate) ?? 0
-        var last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? (length ?? Int64.max)
-        if let length {
-            if first >= length {
-                throw ReverseAudioError.invalidOption(
-                    "\(path): the range starts at frame \(first), after the end of the file (\(length) frames, \(String(format: "%.3f", Double(length) / Double(sampleRate))) s)")
-            }
-            last = min(last, length)
-        }
+        let last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? Int64.max
         guard last > first else {
             throw ReverseAudioError.invalidOption("\(path): the range is empty (start \(first) ≥ end \(last) frames)")
         }
         return first..<last
+    }
+}
+
+extension Range where Bound == Int64 {
+    /// The frames of this range that a stream of `length` frames holds, if it holds any.
+    func count(within length: Int64) -> Int64 {
+        Swift.max(0, Swift.min(upperBound, length) - lowerBound)
     }
 }

@@ -50,24 +50,23 @@ public enum AudioConverter {
         }
         try AudioSource.checkReadableFile(at: input)
         // Fail on an unusable output or format before spending time decoding.
-        let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input])
         let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
+        let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input],
+                                         requiresSeekableFile: outputFormat.container.requiresSeekableFile)
         var source = try AudioSource(url: input, isCancelled: cancellation.check)
         let count: FrameCounter.Count
         if options.sampleRate == nil {
-            (count, source) = try FrameCounter.count(source, isCancelled: cancellation.check)
+            (count, source) = try FrameCounter.count(source, keepingIndex: options.range != nil, isCancelled: cancellation.check)
         } else {
             // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
             count = .unknown(reason: "the sample rate is converted")
         }
         let counted = count.prediction
-        let range = try options.range.map {
-            try $0.frames(atRate: source.parameters.sampleRate, length: counted?.frames, path: input.displayPath)
-        }
+        let range = try options.range.map { try $0.frames(atRate: source.parameters.sampleRate, path: input.displayPath) }
         // A range's length is known once its ends are: the prediction of the whole file bounds it.
         let predicted: (frames: Int64, source: LengthSource)?
         if let range {
-            predicted = counted.map { (Int64(range.count), $0.source) }
+            predicted = counted.map { (range.count(within: $0.frames), $0.source) }
         } else {
             predicted = counted
         }
@@ -86,8 +85,7 @@ public enum AudioConverter {
         } else if outputFormat.resolvedCodec(inputIsLossless: !source.parameters.isLossy) == .pcm && destination.isSeekable {
             result = try job.reverseInPlace(progress: reporter)
         } else {
-            let folder = destination.isSeekable ? destination.target.deletingLastPathComponent() : FileManager.default.temporaryDirectory
-            result = try job.reverseThroughTemporaryFile(in: folder, progress: reporter)
+            result = try job.reverseThroughTemporaryFile(in: destination.temporaryFolder, progress: reporter)
         }
         reporter.complete()
         return result
@@ -115,7 +113,7 @@ public enum AudioConverter {
         func makeDecoder(_ source: AudioSource, limited: Bool = true) throws -> PCMDecoder {
             let decoder = try PCMDecoder(source: source, channels: options.channels, sampleFormat: options.sampleFormat,
                                          sampleRate: options.sampleRate, isCancelled: cancellation.check)
-            if limited, let range { try decoder.limit(to: range) }
+            if limited, let range { try decoder.limit(to: range, requiringWholeRange: true) }
             return decoder
         }
 

@@ -127,8 +127,10 @@ public struct Composition: Sendable {
               format.container == .mp3, reference.parameters.codecName == "mp3", reference.isSeekable else { return nil }
         let (count, _) = try FrameCounter.count(try AudioSource(url: url, isCancelled: cancellation.check), isCancelled: cancellation.check)
         let length = count.prediction?.frames
-        let frames = try range?.frames(atRate: reference.parameters.sampleRate, length: length, path: url.displayPath)
-            ?? 0..<(length ?? 0)
+        var frames = try range?.frames(atRate: reference.parameters.sampleRate, path: url.displayPath) ?? 0..<(length ?? 0)
+        // A range past the end is for the decode to report: no copy then.
+        guard let length, frames.upperBound <= length || frames.upperBound == .max else { return nil }
+        frames = frames.lowerBound..<min(frames.upperBound, length)
         guard !frames.isEmpty,
               let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)
         else { return nil }
@@ -142,19 +144,19 @@ public struct Composition: Sendable {
     private func decoder(for url: URL, range: TimeRange?, matching format: PCMFormat,
                          cancellation: CancellationFlag) throws -> PCMDecoder {
         let source = try AudioSource(url: url, isCancelled: cancellation.check)
-        let (count, counted) = try FrameCounter.count(source, isCancelled: cancellation.check)
-        let parameters = counted.parameters
+        // No count first: the decode finds out whether a range lies within the file.
+        let parameters = source.parameters
         let sameRate = parameters.sampleRate == format.sampleRate
         let sameChannels = parameters.channelCount == format.channelCount
         if !convertsFormats && !(sameRate && sameChannels) {
             throw ReverseAudioError.invalidOption(
                 "\(url.displayPath): \(parameters.sampleRate) Hz, \(parameters.channelCount) channels, unlike the first file's \(format.sampleRate) Hz, \(format.channelCount) channels; add --convert to resample")
         }
-        let decoder = try PCMDecoder(source: counted, channels: sameChannels ? .all : (format.channelCount == 1 ? .mix : .all),
+        let decoder = try PCMDecoder(source: source, channels: sameChannels ? .all : (format.channelCount == 1 ? .mix : .all),
                                      sampleFormat: format.sampleFormat, sampleRate: sameRate ? nil : format.sampleRate,
                                      isCancelled: cancellation.check)
         if let range {
-            try decoder.limit(to: try range.frames(atRate: parameters.sampleRate, length: count.prediction?.frames, path: url.displayPath))
+            try decoder.limit(to: try range.frames(atRate: parameters.sampleRate, path: url.displayPath), requiringWholeRange: true)
         }
         return decoder
     }

@@ -59,8 +59,9 @@ public enum Waveform {
         let rate = info.sampleRate
         var span: Range<Int64> = 0..<(info.frames ?? 0)
         if let range {
-            span = try range.frames(atRate: rate, length: info.frames, path: url.displayPath)
-            try decoder.limit(to: span)
+            let asked = try range.frames(atRate: rate, path: url.displayPath)
+            try decoder.limit(to: asked, requiringWholeRange: true)
+            span = asked.lowerBound..<(asked.lowerBound + asked.count(within: info.frames ?? asked.upperBound))
         }
         let total = max(span.count, 1)
         let channels = decoder.format.channelCount

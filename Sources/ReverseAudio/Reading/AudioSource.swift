@@ -11,6 +11,9 @@ final class AudioSource {
     let decoder: Decoder
     /// False for a pipe: it is read once, in order, and cannot be sought in or read again.
     let isSeekable: Bool
+    /// Every packet's place, when counting built it (MP3 and ADTS AAC, for a job that seeks):
+    /// decoding reuses it instead of reading the packets a second time.
+    var packetIndex: PacketIndex?
 
     init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
         self.url = url
@@ -22,6 +25,10 @@ final class AudioSource {
             demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
         } catch {
             if error.isInterrupted { throw CancellationError() }
+            if !isSeekable && (error.isEndOfFile || error.isInvalidData || error.posixErrorNumber == EINVAL) {
+                // Nothing to tell an empty pipe from one carrying something that is not audio.
+                throw ReverseAudioError.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)")
+            }
             throw AudioSource.openingError(error, path: path)
         }
         do {

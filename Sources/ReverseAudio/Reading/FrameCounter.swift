@@ -31,8 +31,12 @@ enum FrameCounter {
     /// once and a decode afterwards is the same as one from a fresh open.
     /// - Returns: the count, and the source to decode from: `source` rewound, or the file opened
     ///   again if its demuxer cannot seek back.
+    /// - Parameter keepingIndex: also keep where each packet is (``AudioSource/packetIndex``) for
+    ///   a decode that will seek in a stream without exact seeking (MP3, ADTS AAC). Off for
+    ///   decodes that do not seek: the index grows with the file's length.
     /// - Throws: `CancellationError`; nothing else (a count that fails is `.unknown`).
-    static func count(_ source: AudioSource, isCancelled: @escaping @Sendable () -> Bool) throws -> (Count, AudioSource) {
+    static func count(_ source: AudioSource, keepingIndex: Bool = false,
+                      isCancelled: @escaping @Sendable () -> Bool) throws -> (Count, AudioSource) {
         let parameters = source.parameters
         guard source.isSeekable else {
             return (.unknown(reason: "the input is a pipe, read once"), source)
@@ -40,11 +44,16 @@ enum FrameCounter {
         if parameters.isPCM || parameters.isFLAC, let stated = parameters.statedDurationSamples, stated > 0 {
             return (.known(frames: stated, source: .container), source)
         }
+        if parameters.isLossy && parameters.codecFrameSize == 0 && !parameters.timestampsResolveSamples {
+            return (.unknown(reason: "its packets vary in length and the container's timestamps are coarser than a sample"), source)
+        }
         let counted: Count
         var firstTimestamp: Int64?
+        let index = keepingIndex && SeekPlan(source: source).needsPacketIndex
+            ? PacketIndex(frameSize: max(source.decoder.frameSize, parameters.codecFrameSize, 1)) : nil
         do {
             let result = try countPackets(source.demuxer, streamIndex: source.streamIndex, parameters: parameters,
-                                          isCancelled: isCancelled)
+                                          index: index, isCancelled: isCancelled)
             firstTimestamp = result.firstTimestamp
             counted = result.frames.map { .known(frames: $0, source: .packets) } ?? .unknown(reason: "packets carry no durations or timestamps")
         } catch is CancellationError {
@@ -54,17 +63,28 @@ enum FrameCounter {
         }
         if isCancelled() { throw CancellationError() }
         // Back to the first packet; a demuxer that cannot go back is replaced by a fresh open.
-        if let firstTimestamp, (try? source.demuxer.seek(stream: source.streamIndex, toTimestamp: firstTimestamp)) != nil {
-            return (counted, source)
+        var rewound = source
+        if firstTimestamp == nil || (try? source.demuxer.seek(stream: source.streamIndex, toTimestamp: firstTimestamp!)) == nil {
+            rewound = try AudioSource(url: source.url, isCancelled: isCancelled)
         }
-        return (counted, try AudioSource(url: source.url, isCancelled: isCancelled))
+        if let index, index.isComplete { rewound.packetIndex = index }
+        return (counted, rewound)
     }
 
     private static func countPackets(_ demuxer: Demuxer, streamIndex: Int, parameters: AudioStreamParameters,
-                                     isCancelled: () -> Bool) throws -> (frames: Int64?, firstTimestamp: Int64?) {
+                                     index: PacketIndex?, isCancelled: () -> Bool)
+        throws -> (frames: Int64?, firstTimestamp: Int64?) {
         let packet = try Packet()
         let undated = try Packet()
         let wholeFrame = parameters.isLossy && parameters.codecFrameSize > 0 ? Int64(parameters.codecFrameSize) : nil
+        // Ogg states where a stream ends with the last page's granule position, and FFmpeg's Ogg
+        // demuxer shortens the last packet's duration to it besides attaching the same amount as
+        // discard padding: counted once. (Matroska keeps whole durations beside the padding.)
+        let durationsAreTrimmed = demuxer.formatName == "ogg"
+        // A lossy codec of variable frame size (Opus, Vorbis) may emit nothing for a packet that
+        // only primes it: its output spans from the start time to the last packet's end.
+        let spansTimestamps = parameters.isLossy && wholeFrame == nil && parameters.startSamples != nil
+        var lastEnd: (samples: Int64, endSkip: Int)?
         var total = TrimmedTotal()
         var firstTimestamp: Int64?
         // A packet without a duration waits for the next one's timestamp.
@@ -74,6 +94,11 @@ enum FrameCounter {
             guard packet.streamIndex == streamIndex else { continue }
             if firstTimestamp == nil { firstTimestamp = packet.presentationTimestamp ?? 0 }
             guard !packet.isDiscarded else { continue }
+            if spansTimestamps, let timestamp = packet.presentationTimestamp, packet.duration > 0 {
+                lastEnd = (parameters.samples(fromTimeBaseUnits: timestamp + packet.duration, sampleRate: parameters.sampleRate),
+                           packet.skipSamples.end)
+            }
+            index?.append(packet)
             if let pending = waiting {
                 guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else {
                     return (nil, firstTimestamp)
@@ -85,8 +110,9 @@ enum FrameCounter {
             if let wholeFrame {
                 total.add(wholeFrame, skip: packet.skipSamples)
             } else if packet.duration > 0 {
+                let skip = packet.skipSamples
                 total.add(parameters.samples(fromTimeBaseUnits: packet.duration, sampleRate: parameters.sampleRate),
-                          skip: packet.skipSamples)
+                          skip: durationsAreTrimmed ? (skip.start, 0) : skip)
             } else if let timestamp = packet.presentationTimestamp {
                 waiting = (timestamp, packet.skipSamples)
                 try undated.reference(packet)
@@ -97,6 +123,10 @@ enum FrameCounter {
         if waiting != nil {
             // The decoder applies the packet's own trimming here.
             total.add(try decodedLength(of: undated, demuxer: demuxer, streamIndex: streamIndex), skip: (0, 0))
+        }
+        index?.markComplete()
+        if spansTimestamps, let lastEnd, let start = parameters.startSamples {
+            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), firstTimestamp)
         }
         return (total.frames, firstTimestamp)
     }

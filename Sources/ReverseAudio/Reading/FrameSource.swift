@@ -60,7 +60,9 @@ final class FrameSource {
         packet = try Packet()
         frame = try Frame()
         plan = SeekPlan(source: source)
-        index = plan.needsPacketIndex ? PacketIndex(frameSize: max(source.decoder.frameSize, source.parameters.codecFrameSize, 1)) : nil
+        index = plan.needsPacketIndex
+            ? source.packetIndex ?? PacketIndex(frameSize: max(source.decoder.frameSize, source.parameters.codecFrameSize, 1))
+            : nil
     }
 
     /// True once the decoder has given everything.
@@ -76,7 +78,7 @@ final class FrameSource {
         while try decodeFrame() {
             let count = Int64(frame.sampleCount)
             var start = nextPosition
-            if let pts = frame.presentationTimestamp {
+            if source.parameters.timestampsResolveSamples, let pts = frame.presentationTimestamp {
                 let samples = source.parameters.samples(fromTimeBaseUnits: pts, sampleRate: source.parameters.sampleRate)
                 if origin == nil { origin = samples }
                 start = samples - origin!
@@ -108,7 +110,9 @@ final class FrameSource {
         holdsFrame = false
         let decoder = source.decoder
         if let index {
-            try index.extend(through: target, demuxer: try demuxerAtIndexEnd(index), streamIndex: source.streamIndex,
+            // The whole stream, read in order from the start: the demuxer attaches the gapless
+            // trimming (the LAME tag's end padding) by true timestamps, which a byte seek loses.
+            try index.extend(through: .max, demuxer: try demuxerAtIndexEnd(index), streamIndex: source.streamIndex,
                              packet: packet, isCancelled: isCancelled)
             lastPacketPosition = index.entries.last?.position
             let restart = plan.restartPacket(for: target, in: index)
@@ -116,6 +120,9 @@ final class FrameSource {
             nextEntry = restart
             lastPacketPosition = nil
             hasSought = true
+        } else if !source.parameters.timestampsResolveSamples {
+            // Timestamps too coarse to find a sample by: decode again from the start, counting.
+            try source.demuxer.seek(stream: source.streamIndex, toTimestamp: source.parameters.startTimestamp ?? 0)
         } else {
             let preroll = Int64(plan.prerollSamples)
             // Not clamped at 0: an encoder's priming packets lie before output frame 0.
@@ -141,10 +148,18 @@ final class FrameSource {
         return max(nextPosition, 0)
     }
 
-    /// Finds which timestamp is output position 0 from the first packet, without decoding it
+    /// Finds which timestamp is output position 0, without decoding: the stream's start time, or
+    /// from the first packet
     /// (a decoder that has decoded nothing decodes a restart at the start exactly as a fresh
     /// decode: even AAC's noise substitution draws the same numbers).
     private func learnOrigin() throws {
+        // The demuxer's start time is the first output sample's timestamp, whatever trimmed the
+        // start (skip side data, which Ogg attaches only on the first read; a codec delay; a
+        // Vorbis first packet that only primes the decoder).
+        if let start = source.parameters.startSamples {
+            origin = start
+            return
+        }
         while try source.demuxer.readPacket(into: packet) {
             guard packet.streamIndex == source.streamIndex else { continue }
             lastPacketPosition = packet.filePosition

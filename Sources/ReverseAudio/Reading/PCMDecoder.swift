@@ -44,6 +44,8 @@ public final class PCMDecoder {
     public private(set) var framesDecoded: Int64 = 0
     /// Where decoding stops (exclusive); nil for the end of the stream.
     public private(set) var endFrame: Int64?
+    /// Reaching the end of the stream before ``endFrame`` is an error (see ``limit(to:requiringWholeRange:)``).
+    private var requiresEndFrame = false
 
     /// Opens `url` and prepares to decode its best audio stream.
     /// - Parameters:
@@ -182,7 +184,9 @@ public final class PCMDecoder {
     }
 
     /// Moves decoding so the next block starts exactly at output frame `frame` of a continuous
-    /// decode from the start (bit-exact for PCM, FLAC, ALAC and MP3; AAC within 1 LSB of s16).
+    /// decode from the start: bit-exact for PCM, FLAC, ALAC and MP3. AAC's noise substitution
+    /// draws from a generator whose state only a continuous decode has, so where a stream uses
+    /// it the noise-filled bands differ (the position and length stay exact).
     /// Costs time in proportion to the codec's pre-roll, not to `frame` (MP3 and ADTS AAC also
     /// read, without decoding, the packets before `frame` the first time).
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a negative frame, or when the
@@ -200,10 +204,24 @@ public final class PCMDecoder {
         return SeekResult(required: frame, reached: reached)
     }
 
-    /// Decodes only output frames `range` of the stream: seeks to its start and stops at its end.
-    public func limit(to range: Range<Int64>) throws {
-        try seek(toFrame: range.lowerBound)
-        endFrame = range.upperBound
+    /// Decodes only output frames `range` of the stream: seeks to its start and stops at its end
+    /// (an upper bound of `Int64.max` is the end of the stream).
+    /// - Parameter requiringWholeRange: true for a range a person asked for: a start past the
+    ///   end of the stream fails here, and an end past it fails when decoding reaches the
+    ///   stream's end, naming the true length either way (a header may misstate it).
+    public func limit(to range: Range<Int64>, requiringWholeRange: Bool = false) throws {
+        let seek = try seek(toFrame: range.lowerBound)
+        if requiringWholeRange && seek.reached < range.lowerBound {
+            throw pastEnd("starts at frame \(range.lowerBound)", length: seek.reached)
+        }
+        endFrame = range.upperBound == .max ? nil : range.upperBound
+        requiresEndFrame = requiringWholeRange
+    }
+
+    /// The error for a range that goes past a stream of `length` frames.
+    private func pastEnd(_ what: String, length: Int64) -> ReverseAudioError {
+        let seconds = String(format: "%.3f", Double(length) / Double(max(format.sampleRate, 1)))
+        return .invalidOption("\(url.displayPath): the range \(what), after the end of the file (\(length) frames, \(seconds) s)")
     }
 
     /// Decodes the next block; nil at the end of the audio.
@@ -234,6 +252,9 @@ public final class PCMDecoder {
                 flushed = true
                 if try deliver(convert { () throws(FFmpegError) in try resampler.flush() }, dropping: 0, to: body) { return true }
             }
+        }
+        if requiresEndFrame, let endFrame, framesDecoded < endFrame {
+            throw pastEnd("ends at frame \(endFrame)", length: framesDecoded)
         }
         return false
     }

@@ -44,7 +44,7 @@ struct MirroredReversal<Sink: ReversedFrameSink> {
             let decoded = placement?.sourceFrames ?? 0
             if decoded == expected {
                 return Outcome(decoder: decoder, sink: sink, frames: decoded,
-                               blockFrames: blockFrames ?? placement?.blockFrames ?? decoder.firstBufferFrameCount,
+                               blockFrames: placement?.blockFrames ?? blockFrames ?? decoder.firstBufferFrameCount,
                                passes: pass, lengthSource: lengthSource)
             }
             sink.map(discard)

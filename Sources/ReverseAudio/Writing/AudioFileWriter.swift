@@ -71,7 +71,8 @@ public final class AudioFileWriter {
         let plan = try EncoderPlan(format: format, outputFormat: outputFormat, source: source, path: path)
         codec = plan.codec
         conversions = plan.conversions
-        output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs)
+        output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs,
+                                requiresSeekableFile: outputFormat.container.requiresSeekableFile)
         do {
             muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.container.muxerName)
         } catch {

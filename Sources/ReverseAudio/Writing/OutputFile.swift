@@ -10,12 +10,15 @@ import Darwin
 ///
 /// - A new name, or an existing regular file (with `overwrite`), or a symbolic link to one: the
 ///   output is written under a short temporary name in the target's folder and published when
-///   complete. Without `overwrite` the publication is a hard link that fails if the name has
-///   appeared in the meantime, so of two concurrent runs exactly one wins; with it, a rename
-///   replaces the old file atomically. A symbolic link is followed and its target replaced, as
-///   `ffmpeg -y` does.
-/// - A FIFO, a character device (`/dev/null`, a terminal), or anything reached through `/dev`
-///   or `/proc` (`/dev/stdout`): written in place, never replaced, and not seekable.
+///   complete. Without `overwrite` the publication is a rename that refuses to replace (or a
+///   hard link where that is missing), so of two concurrent runs exactly one wins; with it, a
+///   rename replaces the old file atomically. A symbolic link is followed and its target
+///   replaced, as `ffmpeg -y` does.
+/// - A FIFO or a character device (`/dev/null`, a terminal), or one of this process's open
+///   descriptors by name (`/dev/stdout`, `/dev/fd/N`: whatever the shell connected them to):
+///   written in place, never replaced, and not seekable. A container whose header is completed
+///   at the end (AIFF, CAF, M4A, MP3's gapless tag) is written to an unnamed temporary file
+///   first and copied there when complete.
 /// - Anything else (a folder, a socket, a block device, a link to a missing file) is refused.
 final class OutputFile {
     /// How the output reaches its destination.
@@ -24,6 +27,9 @@ final class OutputFile {
         case publishedAtomically
         /// Written directly into an existing special file (a pipe, a device, standard output).
         case writtenInPlace
+        /// Written to an unnamed temporary file, then copied into an existing special file by
+        /// ``OutputFile/commit()``: for containers that must seek back to finish their header.
+        case spooled
     }
 
     /// The output as it was named.
@@ -32,8 +38,11 @@ final class OutputFile {
     let target: URL
     let placement: Placement
     /// Where the bytes are written until ``commit()``: a hidden `.reverse-audio-PID-RANDOM.partial`
-    /// beside ``target``, or ``target`` itself when written in place.
+    /// beside ``target``, ``target`` itself when written in place, or the descriptor of the
+    /// unnamed spool file (`/dev/fd/N`) when spooled.
     let temporaryURL: URL
+    /// The unnamed file a spooled output is written to first.
+    private let spool: TemporaryPCMFile?
     private let overwrite: Bool
     private(set) var isCommitted = false
 
@@ -46,7 +55,9 @@ final class OutputFile {
     /// - Parameters:
     ///   - overwrite: replace an existing regular file at `url`.
     ///   - inputs: files being read; `url` may never be one of them, even with `overwrite`.
-    init(url: URL, overwrite: Bool, inputs: [URL]) throws {
+    ///   - requiresSeekableFile: the format seeks back to complete its header, so a pipe or a
+    ///     device gets a spooled copy of the finished file.
+    init(url: URL, overwrite: Bool, inputs: [URL], requiresSeekableFile: Bool = false) throws {
         self.url = url
         self.overwrite = overwrite
         let path = url.displayPath
@@ -62,13 +73,22 @@ final class OutputFile {
             guard overwrite else { throw ReverseAudioError.outputExists(path: path) }
             placement = .publishedAtomically
         case .special:
-            placement = .writtenInPlace
+            placement = requiresSeekableFile ? .spooled : .writtenInPlace
         case .refused(let reason):
             throw ReverseAudioError.cannotCreateOutput(path: path, reason: reason)
         }
-        if placement == .writtenInPlace {
+        switch placement {
+        case .writtenInPlace:
+            spool = nil
             temporaryURL = target
             return
+        case .spooled:
+            let file = try TemporaryPCMFile(in: FileManager.default.temporaryDirectory, bytesPerFrame: 1)
+            spool = file
+            temporaryURL = file.descriptorURL
+            return
+        case .publishedAtomically:
+            spool = nil
         }
         let folder = target.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
@@ -81,6 +101,13 @@ final class OutputFile {
         guard access(folder.path, W_OK) == 0 else {
             throw ReverseAudioError.cannotCreateOutput(path: path, reason: "no permission to write in \(folder.displayPath)")
         }
+        // Known now, not after the work: the name the file would be published under must fit.
+        let nameLength = target.lastPathComponent.utf8.count
+        let longest = pathconf(folder.path, Int32(_PC_NAME_MAX))
+        if longest > 0 && nameLength > longest {
+            throw ReverseAudioError.cannotCreateOutput(
+                path: path, reason: "the name is \(nameLength) bytes long; \(folder.displayPath) allows at most \(longest)")
+        }
         OutputFile.removeStalePartials(in: folder)
         temporaryURL = try OutputFile.reserveTemporaryName(in: folder, for: path)
     }
@@ -90,14 +117,27 @@ final class OutputFile {
     }
 
     /// True when the output can be written out of order (seeked): not a pipe or a device.
-    var isSeekable: Bool { placement == .publishedAtomically }
+    var isSeekable: Bool { placement != .writtenInPlace }
+
+    /// Where temporary data for this output belongs: beside a published file (same disk, so
+    /// the space is known to be there), else the system's temporary folder.
+    var temporaryFolder: URL {
+        placement == .publishedAtomically ? target.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+    }
 
     /// Moves the finished file into place. Without `overwrite`, fails with
     /// ``ReverseAudioError/outputExists(path:)`` if something took the name during the run.
     func commit() throws {
-        guard placement == .publishedAtomically else {
+        switch placement {
+        case .writtenInPlace:
             isCommitted = true
             return
+        case .spooled:
+            isCommitted = true
+            try spool?.copy(to: target, path: url.displayPath)
+            return
+        case .publishedAtomically:
+            break
         }
         defer { if !isCommitted { discard() } }
         if overwrite {
@@ -120,19 +160,32 @@ final class OutputFile {
 
     /// The temporary file's size in bytes, or 0.
     var temporarySize: Int64 {
+        if let spool { return spool.size }
         var status = stat()
         return stat(temporaryURL.path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
-    /// A hard link fails with EEXIST when the name is taken, atomically; a rename would not.
+    /// Publishes under a name that must still be free, atomically: a rename that refuses to
+    /// replace where the system has one, else a hard link (which fails with EEXIST when the
+    /// name is taken), and only on filesystems with neither a check and a rename.
     private func publishWithoutReplacing() throws {
+        switch NoReplaceRename.rename(temporaryURL.path, to: target.path) {
+        case .renamed:
+            return
+        case .failed(let code) where code == EEXIST:
+            throw ReverseAudioError.outputExists(path: url.displayPath)
+        case .failed(let code):
+            throw publishingError(code)
+        case .unsupported:
+            break
+        }
         if link(temporaryURL.path, target.path) == 0 {
             unlink(temporaryURL.path)
             return
         }
         let linkError = errno
         if linkError == EEXIST { throw ReverseAudioError.outputExists(path: url.displayPath) }
-        // Filesystems without hard links (FAT, some network shares): check, then rename.
+        // Filesystems without either (FAT, some network shares): check, then rename.
         guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else { throw publishingError(linkError) }
         if access(target.path, F_OK) == 0 { throw ReverseAudioError.outputExists(path: url.displayPath) }
         guard rename(temporaryURL.path, target.path) == 0 else { throw publishingError(errno) }
@@ -167,9 +220,10 @@ extension OutputFile {
     /// Follows `url`'s symbolic links and says what is there.
     static func resolve(_ url: URL) throws -> (target: URL, kind: Existing) {
         var status = stat()
-        // Standard output, /dev/fd/N and the like are written where they point, never replaced;
-        // their links lead to pipes and sockets that have no path of their own.
-        if ["/dev/", "/proc/"].contains(where: { url.standardizedFileURL.path.hasPrefix($0) }) {
+        // Standard output and /dev/fd/N name descriptors this process was given: written where
+        // they point, whatever the shell connected them to (a pipe, a socket, a file opened for
+        // appending), never replaced. Their links lead to pipes that have no path of their own.
+        if namesOpenDescriptor(url) {
             guard stat(url.path, &status) == 0 else { return (url, .refused(String(cString: strerror(errno)))) }
             switch status.st_mode & S_IFMT {
             case S_IFREG, S_IFIFO, S_IFCHR, S_IFSOCK: return (url, .special)
@@ -181,13 +235,21 @@ extension OutputFile {
         }
         var target = url
         if (status.st_mode & S_IFMT) == S_IFLNK {
-            guard let real = realpath(url.path, nil) else {
+            guard stat(url.path, &status) == 0 else {
                 return (url, .refused("it is a symbolic link to a missing file"))
             }
-            target = URL(fileURLWithPath: String(cString: real))
-            free(real)
-            guard stat(target.path, &status) == 0 else {
-                return (url, .refused("it is a symbolic link that cannot be followed"))
+            switch status.st_mode & S_IFMT {
+            case S_IFIFO, S_IFCHR:
+                // A link to a pipe or a device (/dev/stdout's own kind): written through the link.
+                return (url, .special)
+            case S_IFREG:
+                guard let real = realpath(url.path, nil) else {
+                    return (url, .refused("it is a symbolic link that cannot be followed"))
+                }
+                target = URL(fileURLWithPath: String(cString: real))
+                free(real)
+            default:
+                break
             }
         }
         switch status.st_mode & S_IFMT {
@@ -200,7 +262,28 @@ extension OutputFile {
         }
     }
 
-    /// True when `url` is written in place: a pipe, a device, or a path through /dev or /proc.
+    /// True for the names of this process's open descriptors: `/dev/stdout`, `/dev/stderr`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`. Decided by name because what they lead to (a pipe with no
+    /// path, a file the shell opened) is not a place a file could be published to.
+    static func namesOpenDescriptor(_ url: URL) -> Bool {
+        let path = url.standardizedFileURL.path
+        return path == "/dev/stdout" || path == "/dev/stderr" || path.hasPrefix("/dev/fd/")
+            || path.hasPrefix("/proc/self/fd/") || path.hasPrefix("/proc/\(getpid())/fd/")
+    }
+
+    /// The descriptor `url` names (`/dev/stdout` is 1, `/dev/fd/5` is 5), if it names one.
+    static func descriptorNumber(_ url: URL) -> Int32? {
+        let path = url.standardizedFileURL.path
+        switch path {
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            guard namesOpenDescriptor(url) else { return nil }
+            return Int32(url.lastPathComponent)
+        }
+    }
+
+    /// True when `url` is written in place: a pipe, a device, or one of our open descriptors.
     static func isSpecialFile(_ url: URL) -> Bool {
         (try? resolve(url).kind) == .special
     }

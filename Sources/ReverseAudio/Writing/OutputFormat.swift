@@ -35,6 +35,15 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
             }
         }
 
+        /// True when libavformat's muxer seeks back to complete the file: AIFF's and CAF's sizes,
+        /// MP4's index, MP3's gapless tag. Such a file goes to a pipe only once it is complete.
+        var requiresSeekableFile: Bool {
+            switch self {
+            case .aiff, .caf, .m4a, .mp3: return true
+            case .wav, .flac, .aac: return false
+            }
+        }
+
         /// The codecs the container can hold, the default first.
         var codecs: [Codec] {
             switch self {

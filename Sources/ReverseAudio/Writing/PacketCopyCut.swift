@@ -51,7 +51,7 @@ enum PacketCopyCut {
         let padding = Int(frames - Int64(skip - decoderDelay) - Int64(range.count))
         guard skip >= decoderDelay, skip - decoderDelay <= maximumField, (decoderDelay...maximumField).contains(padding) else { return nil }
 
-        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input])
+        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         do {
             try ReverseAudioError.mappingFFmpegErrors(path: output.displayPath) {
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: "mp3")

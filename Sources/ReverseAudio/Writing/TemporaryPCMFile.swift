@@ -33,6 +33,37 @@ final class TemporaryPCMFile: ReversedFrameSink {
         close(descriptor)
     }
 
+    /// A name through which FFmpeg (or anyone) can open this unnamed file: `/dev/fd/N`.
+    var descriptorURL: URL { URL(fileURLWithPath: "/dev/fd/\(descriptor)") }
+
+    /// Copies the whole file into `destination`, a pipe or a device (or one of this process's
+    /// descriptors by name, written directly so the shell's redirection is kept).
+    /// - Parameter path: the destination as the user named it, for messages.
+    func copy(to destination: URL, path: String) throws {
+        let named = OutputFile.descriptorNumber(destination)
+        let output = named ?? open(destination.path, O_WRONLY | O_NOCTTY)
+        guard output >= 0 else {
+            throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { if named == nil { close(output) } }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw ReverseAudioError.unreadable(path: url.path, reason: String(cString: strerror(errno))) }
+            if got == 0 { return }
+            var sent = 0
+            while sent < got {
+                let written = buffer.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + sent, got - sent) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                sent += written
+            }
+            offset += off_t(got)
+        }
+    }
+
     /// Bytes currently on disk for this file.
     var size: Int64 {
         var status = stat()
