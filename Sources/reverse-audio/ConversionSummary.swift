@@ -16,7 +16,8 @@ enum ConversionSummary {
             "  source: \(result.source.container) / \(result.source.codec), \(result.source.sampleRate) Hz, \(result.source.channelCount) ch",
             "  blocks: \(result.blockFrames) frames each",
             "  length known from: \(result.lengthSource) (predicted \(result.predictedFrames.map(String.init) ?? "nothing\(result.predictionFailure.map { ": " + $0 } ?? "")"), decoded \(result.frames)); decoded \(result.decodePasses) time\(result.decodePasses == 1 ? "" : "s")",
-            "  written as: \(result.outputFormat.container.rawValue) / \(result.codec.rawValue), \(result.format)",
+            "  written as: \(result.outputFormat.container.rawValue) / \(result.codec.rawValue), \(result.format.sampleRate) Hz, \(result.format.channelCount) ch, "
+                + (result.storedSampleFormat.map { "\($0)" } ?? "lossy"),
             "  conversions: \(result.conversions.isEmpty ? "none (the samples are the input's own)" : result.conversions.joined(separator: "; "))",
             "  temporary files: \(result.temporaryBytes) bytes besides the output (written under a temporary name and renamed)",
         ]

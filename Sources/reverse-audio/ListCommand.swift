@@ -21,11 +21,13 @@ struct ListCommand: AsyncParsableCommand {
         }
         var table = TextTable("file", "format", "duration", "rate", "channels")
         var failed = false
+        var estimated = false
         for file in files {
             do {
                 let info = try await AudioInfo.load(from: file)
+                estimated = estimated || info.durationIsEstimate
                 table.add(file.lastPathComponent, "\(info.container.split(separator: ",").first ?? "") / \(info.codec)",
-                          String.seconds(info.duration), "\(info.sampleRate)",
+                          (info.durationIsEstimate ? "≈ " : "") + String.seconds(info.duration), "\(info.sampleRate)",
                           "\(info.channelCount) (\(info.channelLayout ?? "unspecified"))")
             } catch {
                 failed = true
@@ -34,6 +36,7 @@ struct ListCommand: AsyncParsableCommand {
             }
         }
         Console.out(files.isEmpty ? "no audio files (\(SupportedAudioFiles.extensions.joined(separator: " "))) in \(folder)" : table.render())
+        if estimated { Console.out("≈ the container's estimate: the frames could not be counted without decoding") }
         if failed { throw ExitCode.failure }
     }
 }

@@ -30,7 +30,9 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         let names = commandNames
-        if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first), first != "help" {
+        // `help NAME` names a command too: a mistyped one gets the same suggestion.
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        if let first = named, !first.hasPrefix("-"), !names.contains(first), first != "help" {
             var message = "'\(first)' is not a reverse-audio command"
             if let nearest = Suggestion.nearest(to: first, in: names) { message += "; did you mean '\(nearest)'?" }
             Console.error("reverse-audio: error: \(message) (commands: \(names.joined(separator: ", ")))")

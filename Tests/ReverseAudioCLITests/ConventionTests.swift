@@ -50,4 +50,20 @@ import TestSupport
         #expect(frames.contains { $0.contains("left ") && $0.contains("speed=") && $0.contains("x") && $0.contains("0:0") },
                 "\(frames.suffix(3))")
     }
+
+    @Test("the README lists every exit status the tool uses, and each is what the tool returns")
+    func exitStatuses() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "Exit status:"))
+        // The sentence, up to the paragraph's end, as one line.
+        let paragraph = readme[start.lowerBound...].components(separatedBy: "\n\n")[0].replacingOccurrences(of: "\n", with: " ")
+        for status in ["0 done", "1 a file failed", "64 a usage error", "130 Ctrl-C", "143 SIGTERM", "129 SIGHUP"] {
+            #expect(paragraph.contains(status), "README's exit statuses do not list '\(status)': \(paragraph)")
+        }
+        let directory = try TemporaryDirectory()
+        #expect(try CLI.run(["info", Fixtures.url("wav-pcm_u8-1ch-8000.wav").path]).status == 0)
+        #expect(try CLI.run(["info", directory.file("missing.mp3").path]).status == 1)
+        #expect(try CLI.run(["convert", "--no-such-option"]).status == 64)
+        // 130, 143 and 129 come from InterruptTests and HardeningTests (signals mid-run).
+    }
 }

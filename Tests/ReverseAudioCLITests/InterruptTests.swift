@@ -13,9 +13,10 @@ import TestSupport
 
         /// - Parameter closeStandardError: stop reading standard error after the first line and
         ///   close its pipe, as `| head -1` would.
-        init(into directory: TemporaryDirectory, reverse: Bool, closeStandardError: Bool = false) throws {
+        init(into directory: TemporaryDirectory, reverse: Bool, closeStandardError: Bool = false,
+             outputName: String = "out.wav") throws {
             process.executableURL = BuiltProducts.reverseAudio
-            process.arguments = CLI.convertArguments(try LongInputs.mp3FourMinutes().path, directory.file("out.wav").path,
+            process.arguments = CLI.convertArguments(try LongInputs.mp3FourMinutes().path, directory.file(outputName).path,
                                                      reverse: reverse, ["--progress", "json"])
             let standardError = Pipe()
             process.standardError = standardError
@@ -56,6 +57,21 @@ import TestSupport
         #expect(conversion.process.terminationReason == .exit)
         #expect(conversion.process.terminationStatus == 130)
         #expect(directory.contents.isEmpty, "no output and no partial file")
+    }
+
+    @Test("SIGTERM during a reversal into an encoded format exits 143 and leaves neither output nor temporary file",
+          arguments: ["out.flac", "out.m4a"])
+    func sigtermEncoded(_ name: String) throws {
+        let directory = try TemporaryDirectory()
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+        let conversion = try RunningConversion(into: directory, reverse: true, outputName: name)
+        conversion.process.terminate()
+        conversion.waitUntilExit()
+        #expect(conversion.sawProgress, "no progress line before the signal")
+        #expect(conversion.process.terminationStatus == 143)
+        #expect(directory.contents.isEmpty, "left behind: \(directory.contents)")
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+        #expect(after.subtracting(before).filter { $0.hasPrefix(".reverse-audio") }.isEmpty)
     }
 
     @Test("a closed standard error pipe leaves no partial file", arguments: [false, true])

@@ -75,6 +75,13 @@ import TestSupport
         #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 })
         let gaps = zip(ticks, ticks.dropFirst()).map { $1 - $0 }
         #expect((gaps.max() ?? 0) - (gaps.min() ?? 0) <= 1, "even spacing: \(gaps)")
+        // The ticks mark round times of the 3 s file, from 0 at the left edge: each gap is one
+        // round step (1, 2 or 5 × a power of ten seconds) at 200 pixels per second.
+        #expect(ticks.first == 0, "the first tick is time 0: \(ticks)")
+        let secondsPerGap = Double(gaps.reduce(0, +)) / Double(max(gaps.count, 1)) / 200
+        let roundSteps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5]
+        #expect(roundSteps.contains { abs($0 - secondsPerGap) < 0.006 }, "\(secondsPerGap) s between ticks")
+        #expect(Double(ticks.last ?? 0) / 200 <= 3 + 0.01, "no tick past the end")
     }
 
     @Test("a reversal's picture is the original's mirrored left to right (±1 column); --compare draws both")

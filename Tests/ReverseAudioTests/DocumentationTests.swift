@@ -11,19 +11,24 @@ import TestSupport
             .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
     }
 
-    @Test("every Swift example in the README is compiled code")
-    func readmeSnippetsCompile() throws {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test("every Swift example in the README and the getting-started article is compiled code; the first imports what it uses",
+          arguments: ["README.md", "Sources/ReverseAudio/ReverseAudio.docc/GettingStarted.md"])
+    func snippetsCompile(_ document: String) throws {
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(document), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: Fixtures.packageRoot
             .appendingPathComponent("Tests/ReverseAudioTests/ReadmeSnippets.swift"), encoding: .utf8))
-        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
-        #expect(blocks.count >= 4)
-        for block in blocks where !block.hasPrefix(".package") {
+        let blocks = text.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+            .filter { !$0.hasPrefix(".package") }
+        #expect(blocks.count >= 3)
+        // Copied on its own into a new file, the first example must compile: URL needs Foundation.
+        let imports = blocks.first?.split(separator: "\n").prefix(2).map(String.init)
+        #expect(imports == ["import Foundation", "import ReverseAudio"], "\(document): the first example starts with \(imports ?? [])")
+        for block in blocks {
             let wanted = Self.lines(block)
             let found = compiled.indices.contains { start in
                 start + wanted.count <= compiled.count && Array(compiled[start..<(start + wanted.count)]) == wanted
             }
-            #expect(found, "README example not in ReadmeSnippets.swift:\n\(block)")
+            #expect(found, "\(document) example not in ReadmeSnippets.swift:\n\(block)")
         }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import ReverseAudio
 
-// The README's Swift examples, verbatim inside functions, so that they compile with every
-// build of the tests; DocumentationTests checks the README still shows exactly these lines.
+// The Swift examples of the README and of the DocC getting-started article, verbatim inside
+// functions, so that they compile with every build of the tests; DocumentationTests checks the
+// documents still show exactly these lines.
 // None of these functions is called.
 
 enum ReadmeSnippets {
@@ -49,5 +50,30 @@ enum ReadmeSnippets {
         print(seek.reached)
         try decoder.limit(to: 441_000..<882_000)                         // a range: seek + stop
         while let block = try decoder.read() { print(block.format, block.frameCount) }
+    }
+
+    // Sources/ReverseAudio/ReverseAudio.docc/GettingStarted.md
+
+    static func gettingStartedReverse() async throws {
+        let result = try await AudioConverter.convert(
+            URL(fileURLWithPath: "song.mp3"), to: URL(fileURLWithPath: "song-REVERSED.flac"),
+            options: ConversionOptions(reverse: true, sampleFormat: nil),   // nil: keep the input's samples
+            progress: { fraction in print(fraction) })
+        print(result.frames, result.format, result.conversions, result.temporaryBytes)
+    }
+
+    static func gettingStartedDecode() throws {
+        let decoder = try PCMDecoder(url: URL(fileURLWithPath: "take.flac"), sampleFormat: nil)
+        while let block = try decoder.read() {
+            let samples = try block.values(as: Int32.self)   // s24 and s32 are Int32
+            print(block.position, samples.count)
+        }
+    }
+
+    static func gettingStartedRange() throws {
+        let clip = try PCMDecoder(url: URL(fileURLWithPath: "long.mp3"))
+        try clip.limit(to: 1_323_000..<1_367_100)   // 30 s to 31 s at 44.1 kHz
+        let options = ConversionOptions(range: try TimeRange(start: .seconds(30), duration: .seconds(1)))
+        _ = options
     }
 }

@@ -218,7 +218,7 @@ public enum AudioConverter {
                             lengthSource: LengthSource, passes: Int, temporaryBytes: Int64) -> ConversionResult {
             ConversionResult(
                 input: source.url, output: output, source: source.info(frames: frames, framesSource: .decode), format: decoder.format,
-                outputFormat: outputFormat, codec: writer.codec, frames: frames, blockFrames: blockFrames,
+                outputFormat: outputFormat, codec: writer.codec, storedSampleFormat: writer.storedSampleFormat, frames: frames, blockFrames: blockFrames,
                 reversed: reversed, conversions: decoder.conversions + writer.conversions,
                 warnings: warnings(decoder, decoded: frames), lengthSource: lengthSource, predictedFrames: predicted?.frames,
                 decodePasses: passes, temporaryBytes: temporaryBytes, predictionFailure: {

@@ -14,6 +14,8 @@ public struct ConversionResult: Sendable {
     public let outputFormat: OutputFormat
     /// The codec written (for `.m4a`, the automatic choice resolved).
     public let codec: OutputFormat.Codec
+    /// The sample format the file holds (8-bit into FLAC is 16-bit); nil for a lossy codec.
+    public let storedSampleFormat: SampleFormat?
     /// Frames written.
     public let frames: Int64
     /// Frames per block written.
@@ -38,7 +40,7 @@ public struct ConversionResult: Sendable {
     public let temporaryBytes: Int64
 
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
-         codec: OutputFormat.Codec, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
+         codec: OutputFormat.Codec, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
          warnings: [String], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
          temporaryBytes: Int64, predictionFailure: String?) {
         self.input = input
@@ -47,6 +49,7 @@ public struct ConversionResult: Sendable {
         self.format = format
         self.outputFormat = outputFormat
         self.codec = codec
+        self.storedSampleFormat = storedSampleFormat
         self.frames = frames
         self.blockFrames = blockFrames
         self.reversed = reversed

@@ -26,6 +26,9 @@ public final class AudioFileWriter {
     public private(set) var framesWritten: Int64 = 0
     /// What the writer changes on the way into the file ("sample format u8 → s16: FLAC has no 8-bit samples").
     public let conversions: [String]
+    /// The sample format the file holds: ``format``'s, or the wider one a lossless codec needs
+    /// (8-bit into FLAC is 16-bit); nil for a lossy codec, which keeps no samples as such.
+    public let storedSampleFormat: SampleFormat?
 
     let output: OutputFile
     private let muxer: Muxer
@@ -71,6 +74,7 @@ public final class AudioFileWriter {
         let plan = try EncoderPlan(format: format, outputFormat: outputFormat, source: source, path: path)
         codec = plan.codec
         conversions = plan.conversions
+        storedSampleFormat = plan.storedSampleFormat
         output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs,
                                 requiresSeekableFile: outputFormat.container.requiresSeekableFile)
         do {

@@ -19,6 +19,8 @@ struct EncoderPlan {
     let passesThrough: Bool
     /// What changes on the way into the file.
     let conversions: [String]
+    /// The sample format the file holds; nil for lossy codecs.
+    let storedSampleFormat: SampleFormat?
 
     init(format: PCMFormat, outputFormat: OutputFormat, source: AudioFileWriter.SourceDescription?, path: String) throws {
         let container = outputFormat.container
@@ -58,6 +60,10 @@ struct EncoderPlan {
             bitRate = outputFormat.bitRate ?? (sameCodec ? source?.bitRate : nil) ?? EncoderPlan.defaultBitRate(target, format)
             stored = 0
         }
+        if codec == .mp3 && format.channelCount > 2 {
+            throw ReverseAudioError.invalidOption(
+                "\(path): MP3 holds at most 2 channels and the audio has \(format.channelCount); add --channels mix (or a channel), or choose .m4a or .flac")
+        }
         let rates = Encoder.supportedSampleRates(codecName: encoderName)
         if !rates.isEmpty, !rates.contains(format.sampleRate) {
             let near = rates.min { abs($0 - format.sampleRate) < abs($1 - format.sampleRate) } ?? 44100
@@ -71,6 +77,11 @@ struct EncoderPlan {
         storedBytesPerSample = stored
         passesThrough = passes
         self.conversions = conversions
+        switch codec {
+        case .pcm: storedSampleFormat = sample
+        case .flac, .alac: storedSampleFormat = sample == .u8 ? .s16 : sample
+        case .aac, .mp3: storedSampleFormat = nil
+        }
     }
 
     /// The PCM encoder that stores `sample` in `container`'s byte order.
