@@ -4,6 +4,8 @@ public enum LengthSource: String, Sendable, Codable {
     case container
     /// Counted from the packets, without decoding.
     case packets
+    /// The ends of the range asked for (the decode checks that the file holds them).
+    case range
     /// Only by decoding: nothing predicted it, or the prediction was wrong.
     case decode
 }

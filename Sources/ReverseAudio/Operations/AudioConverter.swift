@@ -54,19 +54,22 @@ public enum AudioConverter {
         let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input],
                                          requiresSeekableFile: outputFormat.container.requiresSeekableFile)
         var source = try AudioSource(url: input, isCancelled: cancellation.check)
+        let range = try options.range.map { try $0.frames(atRate: source.parameters.sampleRate, path: input.displayPath) }
         let count: FrameCounter.Count
-        if options.sampleRate == nil {
-            (count, source) = try FrameCounter.count(source, keepingIndex: options.range != nil, isCancelled: cancellation.check)
-        } else {
+        if options.sampleRate != nil {
             // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
             count = .unknown(reason: "the sample rate is converted")
+        } else if let range, range.upperBound != .max {
+            // Both ends given: nothing to count (the decode fails if the file does not hold them).
+            count = .known(frames: Int64(range.count), source: .range)
+        } else {
+            (count, source) = try FrameCounter.count(source, keepingIndex: range != nil, isCancelled: cancellation.check)
         }
         let counted = count.prediction
-        let range = try options.range.map { try $0.frames(atRate: source.parameters.sampleRate, path: input.displayPath) }
         // A range's length is known once its ends are: the prediction of the whole file bounds it.
         let predicted: (frames: Int64, source: LengthSource)?
-        if let range {
-            predicted = counted.map { (range.count(within: $0.frames), $0.source) }
+        if let range, let counted {
+            predicted = (range.count(within: counted.frames), counted.source)
         } else {
             predicted = counted
         }

@@ -101,8 +101,10 @@ final class FrameSource {
 
     /// Restarts decoding so that the next frame delivered starts exactly at output frame
     /// `target` (as a continuous decode from the start would give it).
+    /// - Parameter end: where decoding will stop, if the caller knows (a packet index then
+    ///   needs to reach only that far).
     /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
-    func seek(toFrame target: Int64) throws -> Int64 {
+    func seek(toFrame target: Int64, decodingUntil end: Int64 = .max) throws -> Int64 {
         if !source.isSeekable {
             return try skipForward(to: target)
         }
@@ -110,11 +112,11 @@ final class FrameSource {
         holdsFrame = false
         let decoder = source.decoder
         if let index {
-            // The whole stream, read in order from the start: the demuxer attaches the gapless
-            // trimming (the LAME tag's end padding) by true timestamps, which a byte seek loses.
-            try index.extend(through: .max, demuxer: try demuxerAtIndexEnd(index), streamIndex: source.streamIndex,
-                             packet: packet, isCancelled: isCancelled)
-            lastPacketPosition = index.entries.last?.position
+            // Two packets past the end, so that every packet the decode reaches is indexed.
+            let reach = max(target, end) > Int64.max - 4 * Int64(plan.frameSize) ? Int64.max : max(target, end) + 2 * Int64(plan.frameSize)
+            if !index.isComplete && index.indexedFrames <= reach {
+                try extendIndexFromTheStart(index, through: reach)
+            }
             let restart = plan.restartPacket(for: target, in: index)
             try source.demuxer.seek(toByte: index.entries[restart].position)
             nextEntry = restart
@@ -188,22 +190,19 @@ final class FrameSource {
         return max(nextPosition, 0)
     }
 
-    /// The demuxer, positioned where the index continues (a seek may have moved it back).
-    private func demuxerAtIndexEnd(_ index: PacketIndex) throws -> Demuxer {
-        if !index.isComplete, !readingAtIndexEnd, let last = index.entries.last {
-            // Back to the last packet indexed, which is read again and passed over.
-            try source.demuxer.seek(toByte: last.position)
-        } else if index.entries.isEmpty, lastPacketPosition != nil, let first = firstPacketPosition {
-            // Packets were decoded before any seek, unindexed: index from the first one.
-            try source.demuxer.seek(toByte: first)
+    /// Indexes the packets through output frame `frame`, reading them in order from the first:
+    /// the demuxer attaches the gapless trimming (the LAME tag's end padding) by true
+    /// timestamps, which it only knows reading in order from the start, not after a byte seek.
+    /// An index that must grow after decoding moved the demuxer is therefore made again.
+    private func extendIndexFromTheStart(_ index: PacketIndex, through frame: Int64) throws {
+        let readingOnFromIndex = index.entries.isEmpty ? lastPacketPosition == nil : lastPacketPosition == index.entries.last?.position
+        if !readingOnFromIndex {
+            index.removeAll()
+            if let first = firstPacketPosition { try source.demuxer.seek(toByte: first) }
         }
-        return source.demuxer
-    }
-
-    /// True while the last packet read is the last one indexed: reading on extends the index.
-    private var readingAtIndexEnd: Bool {
-        guard let index, let last = index.entries.last else { return true }
-        return lastPacketPosition == last.position
+        try index.extend(through: frame, demuxer: source.demuxer, streamIndex: source.streamIndex,
+                         packet: packet, isCancelled: isCancelled)
+        lastPacketPosition = index.entries.last?.position
     }
 
     /// Decodes the next frame of the stream, whatever its position.
@@ -275,7 +274,8 @@ final class FrameSource {
     /// estimates them after a seek).
     private func stampFromIndex(_ index: PacketIndex) throws {
         let position = packet.filePosition ?? -1
-        guard let entry = index.packet(at: position, from: nextEntry) ?? index.append(packet) else { return }
+        // A packet past the index (past where this decode stops) keeps the demuxer's stamps.
+        guard let entry = index.packet(at: position, from: nextEntry) else { return }
         nextEntry = entry + 1
         let found = index.entries[entry]
         packet.setTimestamp(source.parameters.timeBaseUnits(fromSamples: found.rawStart + (origin ?? 0),

@@ -193,11 +193,17 @@ public final class PCMDecoder {
     ///   decoder converts the sample rate.
     @discardableResult
     public func seek(toFrame frame: Int64) throws -> SeekResult {
+        try seek(toFrame: frame, decodingUntil: .max)
+    }
+
+    private func seek(toFrame frame: Int64, decodingUntil end: Int64) throws -> SeekResult {
         guard frame >= 0 else { throw ReverseAudioError.invalidOption("\(url.displayPath): cannot seek to frame \(frame)") }
         if let rate = requestedSampleRate, rate != source.parameters.sampleRate {
             throw ReverseAudioError.invalidOption("\(url.displayPath): seeking while converting the sample rate is not supported; convert the range first")
         }
-        let reached = try ReverseAudioError.mappingFFmpegErrors(path: url.displayPath) { try frames.seek(toFrame: frame) }
+        let reached = try ReverseAudioError.mappingFFmpegErrors(path: url.displayPath) {
+            try frames.seek(toFrame: frame, decodingUntil: end)
+        }
         resampler.reset()
         flushed = false
         framesDecoded = reached
@@ -210,7 +216,7 @@ public final class PCMDecoder {
     ///   end of the stream fails here, and an end past it fails when decoding reaches the
     ///   stream's end, naming the true length either way (a header may misstate it).
     public func limit(to range: Range<Int64>, requiringWholeRange: Bool = false) throws {
-        let seek = try seek(toFrame: range.lowerBound)
+        let seek = try seek(toFrame: range.lowerBound, decodingUntil: range.upperBound)
         if requiringWholeRange && seek.reached < range.lowerBound {
             throw pastEnd("starts at frame \(range.lowerBound)", length: seek.reached)
         }

@@ -82,6 +82,16 @@ final class PacketIndex {
     /// Marks the index as holding every packet (the stream ended while reading on).
     func markComplete() { isComplete = true }
 
+    /// Empties the index, to be built again from the first packet.
+    func removeAll() {
+        entries.removeAll()
+        isComplete = false
+        total = 0
+        pendingSkip = 0
+        rawPosition = 0
+        skipped = 0
+    }
+
     /// The index of the packet whose output holds `frame` (the last packet if past the end).
     func packet(containing frame: Int64) -> Int? {
         guard !entries.isEmpty else { return nil }

@@ -17,6 +17,8 @@ struct SeekPlan {
     let prerollSamples: Int
     /// True when the demuxer cannot seek exactly (MP3, ADTS AAC), so a packet index is used.
     let needsPacketIndex: Bool
+    /// Samples per packet of a fixed-size codec (1152 for MP3), else 1.
+    let frameSize: Int
 
     init(source: AudioSource) {
         let parameters = source.parameters
@@ -29,6 +31,7 @@ struct SeekPlan {
         case "mp3", "mp2", "mp1": prerollSamples = 12 * 1152
         default: prerollSamples = parameters.isLossy ? max(parameters.codecFrameSize, 4096) * 2 : 0
         }
+        frameSize = max(source.decoder.frameSize, parameters.codecFrameSize, 1)
         let demuxer = source.demuxer.formatName
         needsPacketIndex = ["mp3", "aac"].contains(demuxer) && parameters.isLossy
     }
