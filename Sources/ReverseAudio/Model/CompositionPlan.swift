@@ -10,8 +10,8 @@ public enum CompositionPlan {
     ///   - folder: the folder relative file names are in.
     ///   - name: the plan's name, for messages.
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` naming the line of a bad piece.
-    public static func parse(_ text: String, relativeTo folder: URL, name: String) throws -> [Composition.Piece] {
-        var pieces: [Composition.Piece] = []
+    public static func parse(_ text: String, relativeTo folder: URL, name: String) throws -> [CompositionPiece] {
+        var pieces: [CompositionPiece] = []
         for (index, raw) in text.components(separatedBy: .newlines).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let words = try split(line, name: name, line: index + 1)

@@ -66,14 +66,22 @@ public struct TimeRange: Sendable, Equatable {
     }
 
     /// The frames `[start, end)` at `sampleRate`, checked against the stream's `length` when known.
-    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for an empty range or one starting past the end.
-    func frames(atRate sampleRate: Int, length: Int64?, path: String) throws -> Range<Int64> {
+    /// - Parameter clampingEnd: true to end a range that runs past the end of the file at its end
+    ///   (`convert`); false to refuse it (an edit asks for exactly the frames it names).
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for an empty range or one starting (or,
+    ///   unless `clampingEnd`, ending) past the end.
+    func frames(atRate sampleRate: Int, length: Int64?, path: String, clampingEnd: Bool = true) throws -> Range<Int64> {
         let first = start?.frame(atRate: sampleRate) ?? 0
         var last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? (length ?? Int64.max)
         if let length {
+            let fileLength = "\(length) frames, \(String(format: "%.3f", Double(length) / Double(sampleRate))) s"
             if first >= length {
                 throw ReverseAudioError.invalidOption(
-                    "\(path): the range starts at frame \(first), after the end of the file (\(length) frames, \(String(format: "%.3f", Double(length) / Double(sampleRate))) s)")
+                    "\(path): the range starts at frame \(first), after the end of the file (\(fileLength))")
+            }
+            if !clampingEnd && last > length {
+                throw ReverseAudioError.invalidOption(
+                    "\(path): the range ends at frame \(last), after the end of the file (\(fileLength))")
             }
             last = min(last, length)
         }

@@ -84,25 +84,12 @@ enum PacketCopyCut {
         // The tag's arithmetic holds for every cut we know of, but a very short one can meet a
         // demuxer that does not apply it: decode what was written and keep it only if it holds
         // exactly the frames asked for.
-        guard try decodedLength(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
+        guard try PCMDecoder.decodedLength(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
             destination.discard()
             return nil
         }
         try destination.commit()
         return Int64(range.count)
-    }
-
-    /// The frames `url` decodes to, or nil if it cannot be decoded (cancellation still stops).
-    private static func decodedLength(of url: URL, cancellation: CancellationFlag) throws -> Int64? {
-        do {
-            let check = try PCMDecoder(url: url, sampleFormat: nil, isCancelled: cancellation.check)
-            while try check.readChunk({ _, _ in }) {}
-            return check.framesDecoded
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            return nil
-        }
     }
 
     /// True when a fresh decoder fed packets `first...last` gives a whole frame for each.
