@@ -180,8 +180,10 @@ public struct Composition: Sendable {
                 return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
             }
             let frames = try range?.frames(atRate: rate, length: length, path: path, clampingEnd: false) ?? 0..<length
-            guard let written = try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) else {
-                return .notCopied("the MP4 edit list could not state this cut exactly")
+            let written: EditListCut.Written
+            switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
+            case .written(let result): written = result
+            case .refused(let reason): return .notCopied(reason)
             }
             return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
                                   paths: ["copied (\(written.packets) AAC packets byte for byte; the MP4 edit list states the cut)"],

@@ -16,6 +16,14 @@ import Foundation
 /// decodes the last packet whole (ignoring the edit's end, which Apple's players honour), so a
 /// decode with it is up to one AAC frame longer than the cut.
 enum EditListCut {
+    /// What became of a cut.
+    enum Outcome {
+        /// Written and checked.
+        case written(Written)
+        /// Not written, and why: the caller re-encodes.
+        case refused(String)
+    }
+
     /// What a cut wrote.
     struct Written {
         /// Frames the edit list states: the cut's length.
@@ -52,14 +60,14 @@ enum EditListCut {
     }
 
     /// Copies frames `range` (output frames of `input`'s decode) into the MP4 `output`.
-    /// - Returns: what was written, or nil when the packets cannot be restated exactly (the
-    ///   caller re-encodes); nothing is left at `output` then.
+    /// - Returns: what was written, or why the packets cannot be restated exactly (the caller
+    ///   re-encodes); nothing is left at `output` then.
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a range past the end of the file,
     ///   and the errors of reading and writing.
     static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
-                    cancellation: CancellationFlag) throws -> Written? {
+                    cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioSource(url: input, isCancelled: cancellation.check)
-        guard canCut(source), !range.isEmpty, range.lowerBound >= 0 else { return nil }
+        guard canCut(source), !range.isEmpty, range.lowerBound >= 0 else { return .refused("only AAC in a seekable MP4 file, timed in samples, can be copied") }
         let parameters = source.parameters
         let frameSize = Int64(parameters.codecFrameSize)
         // The decoder starts with the packet holding this sample: the pre-roll before the cut.
@@ -69,9 +77,9 @@ enum EditListCut {
         var copied = 0
         var lastEnd: Int64 = 0
         /// How the copy ended.
-        enum Outcome { case written, cannotState, endOfFile }
+        enum Copy { case written(trailingPacket: Bool), cannotState(String), endOfFile }
         do {
-            let outcome: Outcome = try ReverseAudioError.mappingFFmpegErrors(path: output.displayPath) {
+            let outcome: Copy = try ReverseAudioError.mappingFFmpegErrors(path: output.displayPath) {
                 try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(restart, streamStart))
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: OutputFormat.Container.m4a.muxerName)
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
@@ -79,42 +87,63 @@ enum EditListCut {
                 try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
                 let packet = try Packet()
                 var next: Int64?
+                var trailing = false
                 while try source.demuxer.readPacket(into: packet) {
                     if cancellation.isCancelled { throw CancellationError() }
                     guard packet.streamIndex == source.streamIndex else { continue }
-                    guard let pts = packet.presentationTimestamp else { return .cannotState }
+                    guard let pts = packet.presentationTimestamp else { return .cannotState("its packets carry no timestamps") }
                     if let next {
                         // Output positions are timestamps only while every packet lasts a frame.
-                        guard pts == next else { return .cannotState }
+                        guard pts == next else { return .cannotState("its packets are not contiguous") }
                     } else {
                         // The seek must land on the packet holding the restart (or the stream's first).
-                        guard pts <= restart || pts == streamStart else { return .cannotState }
+                        guard pts <= restart || pts == streamStart else { return .cannotState("seeking did not reach the pre-roll") }
                     }
-                    let isLast = pts + frameSize >= range.upperBound
-                    guard isLast || packet.duration == frameSize else { return .cannotState }
-                    next = pts + packet.duration
                     packet.clearForCopy()
                     // Stamped relative to the cut: the first packet's negative timestamp is the
-                    // edit's media_time; the last one ends at the cut's end (the edit's duration).
+                    // edit's media_time.
                     packet.setTimestamp(pts - range.lowerBound)
-                    if isLast { packet.setDuration(range.upperBound - pts) }
-                    try muxer.write(packet, stream: 0)
+                    if trailing {
+                        // Written whole after the cut's last packet; the edit's duration is set below.
+                        try muxer.write(packet, stream: 0)
+                        try muxer.finish()
+                        return .written(trailingPacket: true)
+                    }
+                    let isLast = pts + frameSize >= range.upperBound
+                    guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
+                    next = pts + packet.duration
                     copied += 1
                     lastEnd = pts + frameSize
+                    // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
+                    // last packet: when the cut starts in that packet further in than the cut is
+                    // long, it would drop the packet. One more packet, past the edit, avoids it.
+                    if isLast && pts <= range.lowerBound && range.upperBound - range.lowerBound <= range.lowerBound - pts {
+                        try muxer.write(packet, stream: 0)
+                        trailing = true
+                        continue
+                    }
+                    // The last packet ends at the cut's end: the muxer makes that the edit's duration.
+                    if isLast { packet.setDuration(range.upperBound - pts) }
+                    try muxer.write(packet, stream: 0)
                     if isLast {
                         try muxer.finish()
-                        return .written
+                        return .written(trailingPacket: false)
                     }
                 }
                 try muxer.close()
-                return .endOfFile
+                return trailing ? .cannotState("FFmpeg's mov demuxer misreads an edit that starts and ends inside a file's last AAC packet, further in than it is long") : .endOfFile
             }
             switch outcome {
-            case .written:
-                break
-            case .cannotState:
+            case .written(let trailingPacket):
+                if trailingPacket {
+                    guard try MP4EditDuration.set(Int64(range.count), in: destination.temporaryURL) else {
+                        destination.discard()
+                        return .refused("the MP4 written has not the one track and edit expected")
+                    }
+                }
+            case .cannotState(let reason):
                 destination.discard()
-                return nil
+                return .refused(reason)
             case .endOfFile:
                 destination.discard()
                 throw ReverseAudioError.invalidOption(
@@ -133,10 +162,10 @@ enum EditListCut {
         guard check.parameters.statedDurationSamples == length,
               let decoded, decoded == length || decoded == lastEnd - range.lowerBound else {
             destination.discard()
-            return nil
+            return .refused("FFmpeg does not read the edit list back as written")
         }
         try destination.commit()
-        return Written(frames: length, packets: copied, decodedFrames: decoded)
+        return .written(Written(frames: length, packets: copied, decodedFrames: decoded))
     }
 
     /// The timestamp of the stream's first packet (negative when the encoder's priming is
