@@ -132,7 +132,8 @@ public struct Composition: Sendable {
             let why = notCopied.map { ": \($0)" } ?? ""
             warnings.append("re-encoded: generation loss (\(codecs) decoded and encoded again as \(writer.codec.rawValue)\(why))")
         }
-        return Result(output: output, format: format, outputFormat: chosen, frames: frames, paths: paths, warnings: warnings)
+        let written = (try? OutputFormat(container: chosen.container, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
+        return Result(output: output, format: format, outputFormat: written, frames: frames, paths: paths, warnings: warnings)
     }
 
     /// What became of the attempt to copy a lossy input's packets.
