@@ -9,13 +9,6 @@ import TestSupport
 /// decoded by one ffmpeg process (the concat filter) and must equal, byte for byte at the
 /// native sample format, the slices of one ffmpeg decode of the input.
 @Suite struct EditOracleTests {
-    /// Every lossless fixture of the format matrix: PCM WAV/AIFF/CAF of every sample format, FLAC, ALAC.
-    static var lossless: [String] {
-        Fixtures.matrix.filter { name in
-            ["wav-", "aiff-", "aifc-", "caf-", "flac-", "m4a-alac"].contains { name.hasPrefix($0) }
-        }
-    }
-
     /// 100 compositions for a file of `frames` frames, and the bytes each must decode to.
     static func plans(_ source: NativePCM, url: URL, seed: UInt64) throws -> [(pieces: [CompositionPiece], expected: [UInt8])] {
         let frames = source.frames
@@ -48,7 +41,7 @@ import TestSupport
     }
 
     @Test("100 cuts and compositions per lossless format decode to the exact slices, in the input's sample format",
-          arguments: lossless)
+          arguments: Fixtures.lossless)
     func hundredCuts(_ name: String) throws {
         let input = Fixtures.url(name)
         let source = try NativePCM.decode(input)
