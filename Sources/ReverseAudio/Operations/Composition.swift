@@ -168,8 +168,13 @@ public struct Composition: Sendable {
             guard reference.demuxer.formatName == "mp3", reference.isSeekable else {
                 return .notCopied("only a seekable MP3 file's frames can be copied")
             }
-            let (count, _) = try FrameCounter.count(try AudioSource(url: url, isCancelled: cancellation.check), isCancelled: cancellation.check)
-            let length = count.prediction?.frames
+            // A cut that names its end needs no length: the copy reads the frames up to it and says
+            // how long the file is if it ends first. Only a cut to the end counts every frame.
+            var length: Int64?
+            if range?.end == nil && range?.duration == nil {
+                let source = try AudioSource(url: url, isCancelled: cancellation.check)
+                length = try FrameCounter.count(source, isCancelled: cancellation.check).0.prediction?.frames
+            }
             let frames = try range?.frames(atRate: rate, length: length, path: path, clampingEnd: false) ?? 0..<(length ?? 0)
             guard !frames.isEmpty,
                   let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)

@@ -1,4 +1,5 @@
 import FFmpeg
+import Foundation
 
 /// Where each packet of a stream starts in the file and in the decoded output, for inputs whose
 /// demuxer cannot seek exactly (MP3 and ADTS AAC estimate their position from the bit rate or a
@@ -57,6 +58,44 @@ final class PacketIndex {
             guard packet.streamIndex == streamIndex else { continue }
             append(packet)
         }
+    }
+
+    /// Like ``extend(through:demuxer:streamIndex:packet:isCancelled:)`` for an MP3 file (`url`),
+    /// with the frames after the first few found by ``MP3FrameScanner`` rather than read through
+    /// the demuxer (several times faster). The demuxer reads the first packets (they carry the
+    /// gapless start trimming). When the scanner stops short of `frame` (near the end of the file,
+    /// at junk) what it found is dropped and the demuxer reads on from where it was: after a jump
+    /// its timestamps, and so the end trimming it attaches, are only estimates. The demuxer is
+    /// left after the last packet indexed.
+    func extend(through frame: Int64, scanningMP3 url: URL, demuxer: Demuxer, streamIndex: Int, packet: Packet,
+                isCancelled: () -> Bool) throws {
+        while !isComplete && total <= frame && (entries.count < 2 || pendingSkip > 0) {
+            guard try demuxer.readPacket(into: packet) else {
+                isComplete = true
+                return
+            }
+            if packet.streamIndex == streamIndex { append(packet) }
+        }
+        if !isComplete, total <= frame, let last = entries.last, var scanner = MP3FrameScanner(url: url, frameAt: last.position),
+           scanner.next()?.size == last.size {
+            let before = (count: entries.count, total: total, rawPosition: rawPosition)
+            var scanned = 0
+            while total <= frame, let next = scanner.next() {
+                if scanned % 4096 == 0 && isCancelled() { throw CancellationError() }
+                entries.append(Entry(position: next.position, size: next.size, rawStart: rawPosition - skipped,
+                                     outputStart: total, emitted: frameSize, skip: (0, 0)))
+                total += frameSize
+                rawPosition += frameSize
+                scanned += 1
+            }
+            if total > frame {
+                if scanned > 0 { try demuxer.seek(toByte: scanner.position) }
+            } else {
+                entries.removeLast(entries.count - before.count)
+                (total, rawPosition) = (before.total, before.rawPosition)
+            }
+        }
+        try extend(through: frame, demuxer: demuxer, streamIndex: streamIndex, packet: packet, isCancelled: isCancelled)
     }
 
     /// Adds `packet` if it comes after every packet indexed so far; returns its entry's index.

@@ -146,8 +146,9 @@ enum EditListCut {
                 return .refused(reason)
             case .endOfFile:
                 destination.discard()
+                let seconds = String(format: "%.3f", Double(lastEnd) / Double(parameters.sampleRate))
                 throw ReverseAudioError.invalidOption(
-                    "\(input.displayPath): the range ends at frame \(range.upperBound), after the end of the file (\(lastEnd) frames)")
+                    "\(input.displayPath): the range ends at frame \(range.upperBound), after the end of the file (\(lastEnd) frames, \(seconds) s)")
             }
         } catch {
             destination.discard()

@@ -25,11 +25,14 @@ enum PacketCopyCut {
         let index = PacketIndex(frameSize: frameSize)
         let packet = try Packet()
         try ReverseAudioError.mappingFFmpegErrors(path: input.displayPath) {
-            try index.extend(through: range.upperBound, demuxer: source.demuxer, streamIndex: source.streamIndex,
-                             packet: packet, isCancelled: cancellation.check)
+            try index.extend(through: range.upperBound, scanningMP3: input, demuxer: source.demuxer,
+                             streamIndex: source.streamIndex, packet: packet, isCancelled: cancellation.check)
         }
         guard let last = index.packet(containing: range.upperBound - 1), range.upperBound <= index.indexedFrames else {
-            throw ReverseAudioError.invalidOption("\(input.displayPath): the range ends after the end of the file (\(index.indexedFrames) frames)")
+            let length = index.indexedFrames
+            let seconds = String(format: "%.3f", Double(length) / Double(max(source.parameters.sampleRate, 1)))
+            throw ReverseAudioError.invalidOption(
+                "\(input.displayPath): the range ends at frame \(range.upperBound), after the end of the file (\(length) frames, \(seconds) s)")
         }
         var first = SeekPlan(source: source).restartPacket(for: range.lowerBound, in: index)
         // The decoder drops `skip` samples: at least its own delay, and what comes before the cut.
