@@ -13,9 +13,12 @@ import Foundation
 ///
 /// The output takes the first file's format: its sample format and rate, its layout, and, when
 /// the output's extension is the first file's (or ``outputFormat`` is nil and the names agree),
-/// its container and codec. Lossless inputs are copied sample for sample; a lossy input is
-/// decoded and encoded again with the same codec and bit rate (the result says so: generation
-/// loss). Inputs of another rate or channel layout are an error unless ``convertsFormats``.
+/// its container and codec. Lossless inputs are copied sample for sample. A single cut of an MP3
+/// or of AAC in MP4 is copied packet for packet, without re-encoding, behind a LAME tag or an MP4
+/// edit list that states it exactly (and kept only when a decode reads it back so); any other
+/// lossy piece is decoded and encoded again, once for the whole output, with the same codec and
+/// bit rate (the result says so: generation loss). ``Result/paths`` says which way each piece
+/// went. Inputs of another rate or channel layout are an error unless ``convertsFormats``.
 public struct Composition: Sendable {
     /// One piece of the output (``CompositionPiece``).
     public typealias Piece = CompositionPiece
