@@ -14,6 +14,8 @@ enum PacketCopyCut {
     /// The MP3 decoder's own delay, which the LAME tag's delay field leaves out.
     static let decoderDelay = 529
     static let maximumField = 4095
+    /// Frames from the first copied one whose data can lie in the bit reservoir before it.
+    static let reservoirFrames = 12
 
     /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
     /// - Returns: the frames the output decodes to, or nil when the tag cannot state the cut.
@@ -44,8 +46,11 @@ enum PacketCopyCut {
         // A player counts the samples a fresh decoder gives from the first copied frame; a frame
         // whose reservoir is missing gives none, which would move the cut. Start where every
         // copied frame decodes (checked with libavcodec itself), as long as the tag can say it.
+        // Only the first frames can reach back before the copy (511 bytes: 8 frames at the
+        // lowest bit rate); the decode of the result checks the rest.
         while skip - decoderDelay <= maximumField,
-              try !decodesEveryFrame(source, index: index, from: first, through: last, frameSize: frameSize, packet: packet) {
+              try !decodesEveryFrame(source, index: index, from: first, through: min(last, first + Self.reservoirFrames),
+                                     frameSize: frameSize, packet: packet) {
             guard first > 0 else { return nil }
             first -= 1
             skip = Int(range.lowerBound - index.entries[first].rawStart)
