@@ -71,4 +71,11 @@ static inline int ra_packet_set_skip_samples(AVPacket *packet, uint32_t skip_sta
 
 static inline int ra_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 
+// A packet copied into another file as it is: without side data (the new file's header states
+// its own gapless trimming) and without the decode-only flag the demuxer may have set.
+static inline void ra_packet_clear_for_copy(AVPacket *packet) {
+    av_packet_free_side_data(packet);
+    packet->flags &= ~AV_PKT_FLAG_DISCARD;
+}
+
 #endif

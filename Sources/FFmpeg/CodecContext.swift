@@ -19,8 +19,12 @@ final class CodecContext {
         avcodec_free_context(&owned)
     }
 
-    /// Opens the codec with the settings made on ``pointer``.
-    func open(operation: @autoclosure () -> String, path: String) throws(FFmpegError) {
-        try FFmpegError.check(avcodec_open2(pointer, codec, nil), operation(), path: path)
+    /// Opens the codec with the settings made on ``pointer``, and the codec's private `options`
+    /// (`["compression_level": "0"]`).
+    func open(operation: @autoclosure () -> String, path: String, options: [String: String] = [:]) throws(FFmpegError) {
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        try FFmpegError.check(avcodec_open2(pointer, codec, &dictionary), operation(), path: path)
     }
 }

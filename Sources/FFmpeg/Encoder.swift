@@ -61,8 +61,10 @@ package final class Encoder {
     }
 
     /// Opens the encoder.
-    /// - Parameter globalHeader: put the codec's setup in extradata (MP4 and CAF need it).
-    package init(_ settings: Settings, globalHeader: Bool, path: String) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - globalHeader: put the codec's setup in extradata (MP4 and CAF need it).
+    ///   - options: the encoder's private options (`["compression_level": "0"]`).
+    package init(_ settings: Settings, globalHeader: Bool, path: String, options: [String: String] = [:]) throws(FFmpegError) {
         self.path = path
         guard let codec = avcodec_find_encoder_by_name(settings.codecName) else {
             throw FFmpegError(code: ra_averror_encoder_not_found(), operation: "finding the \(settings.codecName) encoder", path: path)
@@ -77,7 +79,7 @@ package final class Encoder {
         if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         var layout = Encoder.layout(settings.channelLayout, for: codec).layout
         try FFmpegError.check(av_channel_layout_copy(&context.pointee.ch_layout, &layout), "setting the channel layout", path: path)
-        try codecContext.open(operation: "opening the \(settings.codecName) encoder", path: path)
+        try codecContext.open(operation: "opening the \(settings.codecName) encoder", path: path, options: options)
     }
 
     /// `layout`, or, when the codec lists the layouts it takes and this is not one of them, the

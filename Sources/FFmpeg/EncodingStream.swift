@@ -7,6 +7,8 @@ import CFFmpeg
 /// packets written to the muxer. The last frame may be short (every encoder we use accepts it).
 package final class EncodingStream {
     package let encoder: Encoder
+    private let settings: Encoder.Settings
+    private let globalHeader: Bool
     private let muxer: Muxer
     private let streamIndex: Int
     private let path: String
@@ -24,7 +26,9 @@ package final class EncodingStream {
     package init(muxer: Muxer, settings: Encoder.Settings, inputType: SampleType, path: String) throws(FFmpegError) {
         self.muxer = muxer
         self.path = path
-        encoder = try Encoder(settings, globalHeader: muxer.needsGlobalHeader, path: path)
+        self.settings = settings
+        globalHeader = muxer.needsGlobalHeader
+        encoder = try Encoder(settings, globalHeader: globalHeader, path: path)
         streamIndex = try muxer.addStream(for: encoder)
         inputFormat = AudioFormat(sampleFormat: inputType.packed, sampleRate: Int32(settings.sampleRate),
                                   channelLayout: settings.channelLayout)
@@ -88,13 +92,31 @@ package final class EncodingStream {
             _ = try fifo.read(into: frame, frames: count)
             frame.pointer.pointee.pts = samplesSent
             samplesSent += Int64(count)
+            if final && count < Self.smallestCompressedALACFrame && settings.codecName == "alac" {
+                try encodeVerbatim(frame)
+                continue
+            }
             try encoder.send(frame)
             try writeReadyPackets()
         }
     }
 
-    private func writeReadyPackets() throws(FFmpegError) {
-        while try encoder.receive(into: packet) {
+    /// FFmpeg 5.1's ALAC encoder overflows its packet buffer (and aborts the process) on a last
+    /// frame of 1 sample with 4 or more channels: a last frame this short is stored verbatim.
+    private static let smallestCompressedALACFrame = 16
+
+    /// Encodes `frame` (the last) with an ALAC encoder of the same settings that stores samples
+    /// uncompressed; its packet fits the stream (ALAC frames decode on their own, and the
+    /// codec's setup does not depend on the compression).
+    private func encodeVerbatim(_ frame: Frame) throws(FFmpegError) {
+        let verbatim = try Encoder(settings, globalHeader: globalHeader, path: path, options: ["compression_level": "0"])
+        try verbatim.send(frame)
+        try verbatim.send(nil)
+        try writeReadyPackets(from: verbatim)
+    }
+
+    private func writeReadyPackets(from source: Encoder? = nil) throws(FFmpegError) {
+        while try (source ?? encoder).receive(into: packet) {
             try muxer.write(packet, stream: streamIndex)
         }
     }

@@ -55,6 +55,18 @@ package final class Packet {
         pointer.pointee.dts = timestamp
     }
 
+    /// Sets the packet's duration (in its stream's time base): for the last packet of a copy,
+    /// where a container states where the audio ends by how long its last packet lasts.
+    package func setDuration(_ duration: Int64) {
+        pointer.pointee.duration = duration
+    }
+
+    /// Drops the side data and the decode-only flag a demuxer attached, so the packet can be
+    /// written to another file as it is (that file's header states its own trimming).
+    package func clearForCopy() {
+        ra_packet_clear_for_copy(pointer)
+    }
+
     /// Sets the samples the decoder drops from the start and the end of this packet's audio.
     package func setSkipSamples(start: Int, end: Int) throws(FFmpegError) {
         try FFmpegError.check(ra_packet_set_skip_samples(pointer, UInt32(start), UInt32(end)), "marking gapless trimming")

@@ -10,8 +10,8 @@ public enum CompositionPlan {
     ///   - folder: the folder relative file names are in.
     ///   - name: the plan's name, for messages.
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` naming the line of a bad piece.
-    public static func parse(_ text: String, relativeTo folder: URL, name: String) throws -> [Composition.Piece] {
-        var pieces: [Composition.Piece] = []
+    public static func parse(_ text: String, relativeTo folder: URL, name: String) throws -> [CompositionPiece] {
+        var pieces: [CompositionPiece] = []
         for (index, raw) in text.components(separatedBy: .newlines).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let words = try split(line, name: name, line: index + 1)
@@ -35,7 +35,12 @@ public enum CompositionPlan {
                 return time
             }
             let url = first.hasPrefix("/") ? URL(fileURLWithPath: first) : folder.appendingPathComponent(first)
-            let range = times.isEmpty ? nil : try TimeRange(start: times[0], end: times.count > 1 ? times[1] : nil)
+            let range: TimeRange?
+            do {
+                range = times.isEmpty ? nil : try TimeRange(start: times[0], end: times.count > 1 ? times[1] : nil)
+            } catch let ReverseAudioError.invalidOption(reason) {
+                throw fail(reason)
+            }
             pieces.append(.file(url, range: range, reversed: reversed))
         }
         guard !pieces.isEmpty else { throw ReverseAudioError.invalidOption("\(name): the plan has no pieces") }

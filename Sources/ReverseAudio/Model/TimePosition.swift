@@ -106,4 +106,25 @@ extension Range where Bound == Int64 {
     func count(within length: Int64) -> Int64 {
         Swift.max(0, Swift.min(upperBound, length) - lowerBound)
     }
+
+    /// This range in a stream of exactly `length` frames: an open end (`Int64.max`) becomes the
+    /// stream's end.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` when it starts or ends past the end.
+    func within(length: Int64, sampleRate: Int, path: String) throws -> Range<Int64> {
+        if lowerBound >= length {
+            throw ReverseAudioError.rangePastEnd(path: path, what: "starts at frame \(lowerBound)", length: length, sampleRate: sampleRate)
+        }
+        if upperBound != .max && upperBound > length {
+            throw ReverseAudioError.rangePastEnd(path: path, what: "ends at frame \(upperBound)", length: length, sampleRate: sampleRate)
+        }
+        return lowerBound..<Swift.min(upperBound, length)
+    }
+}
+
+extension ReverseAudioError {
+    /// A range that goes past the end of a stream of `length` frames, in the words every command uses.
+    static func rangePastEnd(path: String, what: String, length: Int64, sampleRate: Int) -> ReverseAudioError {
+        let seconds = String(format: "%.3f", Double(length) / Double(Swift.max(sampleRate, 1)))
+        return .invalidOption("\(path): the range \(what), after the end of the file (\(length) frames, \(seconds) s)")
+    }
 }

@@ -13,17 +13,15 @@ import Foundation
 ///
 /// The output takes the first file's format: its sample format and rate, its layout, and, when
 /// the output's extension is the first file's (or ``outputFormat`` is nil and the names agree),
-/// its container and codec. Lossless inputs are copied sample for sample; a lossy input is
-/// decoded and encoded again with the same codec and bit rate (the result says so: generation
-/// loss). Inputs of another rate or channel layout are an error unless ``convertsFormats``.
+/// its container and codec. Lossless inputs are copied sample for sample. A single cut of an MP3
+/// or of AAC in MP4 is copied packet for packet, without re-encoding, behind a LAME tag or an MP4
+/// edit list that states it exactly (and kept only when a decode reads it back so); any other
+/// lossy piece is decoded and encoded again, once for the whole output, with the same codec and
+/// bit rate (the result says so: generation loss). ``Result/paths`` says which way each piece
+/// went. Inputs of another rate or channel layout are an error unless ``convertsFormats``.
 public struct Composition: Sendable {
-    /// One piece of the output.
-    public enum Piece: Sendable, Equatable {
-        /// A file, or part of it, forwards or reversed.
-        case file(URL, range: TimeRange? = nil, reversed: Bool = false)
-        /// Digital silence in the output's format, exact to the frame.
-        case silence(TimePosition)
-    }
+    /// One piece of the output (``CompositionPiece``).
+    public typealias Piece = CompositionPiece
 
     /// The pieces, in output order.
     public var pieces: [Piece]
@@ -56,7 +54,10 @@ public struct Composition: Sendable {
         public let outputFormat: OutputFormat
         /// Frames written.
         public let frames: Int64
-        /// How each piece got there, in order: "copied", "re-encoded: generation loss", "silence".
+        /// How each piece got there, in order: it starts with "copied" (samples as they are, or a
+        /// lossy input's packets byte for byte), "re-encoded: generation loss", "encoded" (a
+        /// lossless input into a lossy codec), "decoded" (a lossy input into a lossless file),
+        /// "converted" (resampled or remixed) or "silence".
         public let paths: [String]
         /// Problems that did not stop the work.
         public let warnings: [String]
@@ -79,11 +80,15 @@ public struct Composition: Sendable {
         let referenceDecoder = try PCMDecoder(source: reference, channels: .all, sampleFormat: nil, isCancelled: cancellation.check)
         let sameExtension = output.pathExtension.lowercased() == first.pathExtension.lowercased()
         let chosen = try outputFormat ?? OutputFormat.same(as: reference, for: output, sameExtension: sameExtension)
-        if let copied = try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
-            return copied
+        let lossyOutput = !(chosen.codec?.isLossless ?? !reference.parameters.isLossy)
+        var notCopied: String?
+        if lossyOutput && reference.parameters.isLossy {
+            switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
+            case .copied(let result): return result
+            case .notCopied(let reason): notCopied = reason
+            }
         }
         let format = referenceDecoder.format
-        let lossy = reference.parameters.isLossy || !(chosen.codec?.isLossless ?? false)
         let source = AudioFileWriter.SourceDescription(codecName: reference.parameters.codecName, isLossless: !reference.parameters.isLossy,
                                                        bitRate: reference.parameters.bitRate ?? reference.demuxer.bitRate,
                                                        tags: reference.tags)
@@ -93,6 +98,7 @@ public struct Composition: Sendable {
         var frames: Int64 = 0
         var paths: [String] = []
         var warnings: [String] = []
+        var reencoded: [String] = []
         do {
             for piece in pieces {
                 if cancellation.isCancelled { throw CancellationError() }
@@ -104,10 +110,19 @@ public struct Composition: Sendable {
                     paths.append("silence")
                 case .file(let url, let range, let reversed):
                     let decoder = try decoder(for: url, range: range, matching: format, cancellation: cancellation)
-                    let written = try copy(decoder, reversed: reversed, into: writer, cancellation: cancellation)
+                    let written = try copy(decoder.decoder, reversed: reversed, into: writer, cancellation: cancellation)
                     frames += written
-                    warnings += decoder.warnings
-                    paths.append(lossy ? "re-encoded: generation loss" : "copied")
+                    warnings += decoder.decoder.warnings
+                    let path: String
+                    switch (decoder.isLossy, lossyOutput) {
+                    case (true, true):
+                        path = "re-encoded: generation loss"
+                        reencoded.append(decoder.codecName)
+                    case (false, true): path = "encoded (\(writer.codec.rawValue) is lossy)"
+                    case (true, false): path = "decoded (a lossy \(decoder.codecName) input, stored losslessly)"
+                    case (false, false): path = decoder.converted ? "converted (resampled or remixed)" : "copied (samples as they are)"
+                    }
+                    paths.append(path + (reversed ? ", reversed" : ""))
                 }
             }
             try writer.finish()
@@ -115,34 +130,85 @@ public struct Composition: Sendable {
             writer.cancel()
             throw error
         }
-        if lossy { warnings.append("re-encoded: generation loss (\(writer.codec.rawValue) decoded and encoded again)") }
-        return Result(output: output, format: format, outputFormat: chosen, frames: frames, paths: paths, warnings: warnings)
+        if !reencoded.isEmpty {
+            let codecs = Set(reencoded).sorted().joined(separator: ", ")
+            let why = notCopied.map { ": \($0)" } ?? ""
+            warnings.append("re-encoded: generation loss (\(codecs) decoded and encoded again as \(writer.codec.rawValue)\(why))")
+        }
+        let written = (try? OutputFormat(container: chosen.container, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
+        return Result(output: output, format: format, outputFormat: written, frames: frames, paths: paths, warnings: warnings)
     }
 
-    /// A single MP3 cut into an MP3: its frames copied, not re-encoded, when the LAME tag can
-    /// state the cut exactly; nil otherwise.
+    /// What became of the attempt to copy a lossy input's packets.
+    private enum PacketCopy {
+        /// Written without re-encoding.
+        case copied(Result)
+        /// Why the pieces are encoded again instead.
+        case notCopied(String)
+    }
+
+    /// A single cut of an MP3 into an MP3, or of AAC in MP4 into an MP4, copied packet for
+    /// packet when the container can state the cut exactly (LAME tag, edit list).
     private func packetCopy(_ reference: AudioSource, format: OutputFormat, to output: URL,
-                            cancellation: CancellationFlag) throws -> Result? {
-        guard !reencodes, pieces.count == 1, case .file(let url, let range, false) = pieces[0],
-              format.container == .mp3, reference.parameters.codecName == "mp3", reference.isSeekable else { return nil }
-        let (count, _) = try FrameCounter.count(try AudioSource(url: url, isCancelled: cancellation.check), isCancelled: cancellation.check)
-        let length = count.prediction?.frames
-        var frames = try range?.frames(atRate: reference.parameters.sampleRate, path: url.displayPath) ?? 0..<(length ?? 0)
-        // A range past the end is for the decode to report: no copy then.
-        guard let length, frames.upperBound <= length || frames.upperBound == .max else { return nil }
-        frames = frames.lowerBound..<min(frames.upperBound, length)
-        guard !frames.isEmpty,
-              let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)
-        else { return nil }
-        let pcm = PCMFormat(sampleFormat: .f32, sampleRate: reference.parameters.sampleRate,
-                            channelCount: reference.parameters.channelCount, channelLayoutName: reference.parameters.channelLayoutName)
-        return Result(output: output, format: pcm, outputFormat: format, frames: written,
-                      paths: ["packets copied (no re-encoding); LAME tag states the cut"], warnings: [])
+                            cancellation: CancellationFlag) throws -> PacketCopy {
+        let codec = reference.parameters.codecName
+        let sameCodec = (codec == "mp3" && format.codec == .mp3) || (codec == "aac" && format.codec == .aac)
+        if reencodes { return .notCopied("--reencode asks for it") }
+        if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec?.rawValue ?? "another codec")") }
+        let fileCount = pieces.filter { if case .file = $0 { return true } else { return false } }.count
+        if fileCount > 1 {
+            return .notCopied("a join is encoded once: an MP3's LAME tag and an MP4's edit state one cut, not the seams between pieces")
+        }
+        if pieces.count > 1 { return .notCopied("silence beside a copied cut cannot be stated without encoding it") }
+        guard case .file(let url, let range, let reversed) = pieces[0] else { return .notCopied("nothing to copy") }
+        if reversed { return .notCopied("a reversed piece is new audio") }
+        let path = url.displayPath
+        let rate = reference.parameters.sampleRate
+        let pcm = PCMFormat(sampleFormat: .f32, sampleRate: rate, channelCount: reference.parameters.channelCount,
+                            channelLayoutName: reference.parameters.channelLayoutName)
+        switch format.container {
+        case .mp3:
+            guard reference.demuxer.formatName == "mp3", reference.isSeekable else {
+                return .notCopied("only a seekable MP3 file's frames can be copied")
+            }
+            // A cut that names its end needs no length: the copy reads the frames up to it and says
+            // how long the file is if it ends first. Only a cut to the end counts every frame.
+            var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
+            if frames.upperBound == .max {
+                let source = try AudioSource(url: url, isCancelled: cancellation.check)
+                guard let length = try FrameCounter.count(source, isCancelled: cancellation.check).0.prediction?.frames else {
+                    return .notCopied("its length cannot be counted without decoding")
+                }
+                frames = try frames.within(length: length, sampleRate: rate, path: path)
+            }
+            guard !frames.isEmpty,
+                  let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)
+            else { return .notCopied("the LAME tag cannot state this cut (its 12-bit delay field holds at most 4095 samples of pre-roll and offset)") }
+            return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written,
+                                  paths: ["copied (MP3 frames byte for byte; the LAME tag states the cut)"], warnings: []))
+        case .m4a:
+            guard EditListCut.canCut(reference), let length = try EditListCut.decodedLength(of: reference) else {
+                return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
+            }
+            let frames = try (range?.frames(atRate: rate, path: path) ?? 0..<Int64.max).within(length: length, sampleRate: rate, path: path)
+            let written: EditListCut.Written
+            switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
+            case .written(let result): written = result
+            case .refused(let reason): return .notCopied(reason)
+            }
+            return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
+                                  paths: ["copied (\(written.packets) AAC packets byte for byte; the MP4 edit list states the cut)"],
+                                  warnings: []))
+        case .aac:
+            return .notCopied("an ADTS .aac file cannot state where a cut starts and ends")
+        default:
+            return .notCopied("the \(format.container.rawValue) container cannot hold \(codec) packets")
+        }
     }
 
-    /// A decoder of `url`'s range in the composition's format.
-    private func decoder(for url: URL, range: TimeRange?, matching format: PCMFormat,
-                         cancellation: CancellationFlag) throws -> PCMDecoder {
+    /// A decoder of `url`'s range in the composition's format, and what it is.
+    private func decoder(for url: URL, range: TimeRange?, matching format: PCMFormat, cancellation: CancellationFlag) throws
+        -> (decoder: PCMDecoder, isLossy: Bool, codecName: String, converted: Bool) {
         let source = try AudioSource(url: url, isCancelled: cancellation.check)
         // No count first: the decode finds out whether a range lies within the file.
         let parameters = source.parameters
@@ -158,7 +224,7 @@ public struct Composition: Sendable {
         if let range {
             try decoder.limit(to: try range.frames(atRate: parameters.sampleRate, path: url.displayPath), requiringWholeRange: true)
         }
-        return decoder
+        return (decoder, parameters.isLossy, parameters.codecName, !(sameRate && sameChannels))
     }
 
     /// Copies what `decoder` gives (reversed, through a temporary file, if asked) into `writer`.

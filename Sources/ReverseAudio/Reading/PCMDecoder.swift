@@ -218,7 +218,13 @@ public final class PCMDecoder {
     public func limit(to range: Range<Int64>, requiringWholeRange: Bool = false) throws {
         let seek = try seek(toFrame: range.lowerBound, decodingUntil: range.upperBound)
         if requiringWholeRange && seek.reached < range.lowerBound {
-            throw pastEnd("starts at frame \(range.lowerBound)", length: seek.reached)
+            // A seek that lands past the end decodes nothing to tell the length by: count it.
+            var length = seek.reached
+            if length == 0, source.isSeekable,
+               let counted = try? FrameCounter.count(AudioSource(url: url), isCancelled: isCancelled).0.prediction?.frames {
+                length = counted
+            }
+            throw pastEnd("starts at frame \(range.lowerBound)", length: length)
         }
         endFrame = range.upperBound == .max ? nil : range.upperBound
         requiresEndFrame = requiringWholeRange
@@ -226,8 +232,7 @@ public final class PCMDecoder {
 
     /// The error for a range that goes past a stream of `length` frames.
     private func pastEnd(_ what: String, length: Int64) -> ReverseAudioError {
-        let seconds = String(format: "%.3f", Double(length) / Double(max(format.sampleRate, 1)))
-        return .invalidOption("\(url.displayPath): the range \(what), after the end of the file (\(length) frames, \(seconds) s)")
+        .rangePastEnd(path: url.displayPath, what: what, length: length, sampleRate: format.sampleRate)
     }
 
     /// Decodes the next block; nil at the end of the audio.

@@ -14,6 +14,8 @@ enum PacketCopyCut {
     /// The MP3 decoder's own delay, which the LAME tag's delay field leaves out.
     static let decoderDelay = 529
     static let maximumField = 4095
+    /// Frames from the first copied one whose data can lie in the bit reservoir before it.
+    static let reservoirFrames = 12
 
     /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
     /// - Returns: the frames the output decodes to, or nil when the tag cannot state the cut.
@@ -25,12 +27,15 @@ enum PacketCopyCut {
         let index = PacketIndex(frameSize: frameSize)
         let packet = try Packet()
         try ReverseAudioError.mappingFFmpegErrors(path: input.displayPath) {
+            // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
+            // padding) is only right that way.
             try index.extend(through: range.upperBound, demuxer: source.demuxer, streamIndex: source.streamIndex,
                              packet: packet, isCancelled: cancellation.check)
         }
-        guard let last = index.packet(containing: range.upperBound - 1), range.upperBound <= index.indexedFrames else {
-            throw ReverseAudioError.invalidOption("\(input.displayPath): the range ends after the end of the file (\(index.indexedFrames) frames)")
+        if range.lowerBound >= index.indexedFrames || range.upperBound > index.indexedFrames {
+            _ = try range.within(length: index.indexedFrames, sampleRate: source.parameters.sampleRate, path: input.displayPath)
         }
+        guard let last = index.packet(containing: range.upperBound - 1) else { return nil }
         var first = SeekPlan(source: source).restartPacket(for: range.lowerBound, in: index)
         // The decoder drops `skip` samples: at least its own delay, and what comes before the cut.
         var skip = Int(range.lowerBound - index.entries[first].rawStart)
@@ -41,8 +46,11 @@ enum PacketCopyCut {
         // A player counts the samples a fresh decoder gives from the first copied frame; a frame
         // whose reservoir is missing gives none, which would move the cut. Start where every
         // copied frame decodes (checked with libavcodec itself), as long as the tag can say it.
+        // Only the first frames can reach back before the copy (511 bytes: 8 frames at the
+        // lowest bit rate); the decode of the result checks the rest.
         while skip - decoderDelay <= maximumField,
-              try !decodesEveryFrame(source, index: index, from: first, through: last, frameSize: frameSize, packet: packet) {
+              try !decodesEveryFrame(source, index: index, from: first, through: min(last, first + Self.reservoirFrames),
+                                     frameSize: frameSize, packet: packet) {
             guard first > 0 else { return nil }
             first -= 1
             skip = Int(range.lowerBound - index.entries[first].rawStart)
@@ -84,25 +92,12 @@ enum PacketCopyCut {
         // The tag's arithmetic holds for every cut we know of, but a very short one can meet a
         // demuxer that does not apply it: decode what was written and keep it only if it holds
         // exactly the frames asked for.
-        guard try decodedLength(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
+        guard try PCMDecoder.decodedLength(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
             destination.discard()
             return nil
         }
         try destination.commit()
         return Int64(range.count)
-    }
-
-    /// The frames `url` decodes to, or nil if it cannot be decoded (cancellation still stops).
-    private static func decodedLength(of url: URL, cancellation: CancellationFlag) throws -> Int64? {
-        do {
-            let check = try PCMDecoder(url: url, sampleFormat: nil, isCancelled: cancellation.check)
-            while try check.readChunk({ _, _ in }) {}
-            return check.framesDecoded
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            return nil
-        }
     }
 
     /// True when a fresh decoder fed packets `first...last` gives a whole frame for each.
