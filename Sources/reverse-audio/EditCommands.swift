@@ -77,21 +77,12 @@ struct TrimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url: URL
-        var cut: TimeRange?
-        do {
-            url = try StandardStreams.seekableInputURL(input)
-            if let tail {
-                let info = try AudioInfo.read(from: url)
-                let frames = info.frames ?? 0
-                let keep = tail.frame(atRate: info.sampleRate)
-                cut = try TimeRange(start: .frames(max(0, frames - keep)))
-            } else {
-                cut = try range.range()
-            }
-        } catch {
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
+        let (url, cut) = try ErrorReporting.exitingOnFailure { () throws -> (URL, TimeRange?) in
+            let url = try StandardStreams.seekableInputURL(input)
+            guard let tail else { return (url, try range.range()) }
+            let info = try AudioInfo.read(from: url)
+            let keep = tail.frame(atRate: info.sampleRate)
+            return (url, try TimeRange(start: .frames(max(0, (info.frames ?? 0) - keep))))
         }
         let pieces = (padStart.map { [Composition.Piece.silence($0)] } ?? []) + [.file(url, range: cut)]
             + (padEnd.map { [Composition.Piece.silence($0)] } ?? [])
@@ -117,14 +108,9 @@ struct JoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         var pieces: [Composition.Piece] = []
-        do {
-            for (index, input) in inputs.enumerated() {
-                if index > 0, let gap { pieces.append(.silence(gap)) }
-                pieces.append(.file(try StandardStreams.seekableInputURL(input)))
-            }
-        } catch {
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
+        for (index, input) in inputs.enumerated() {
+            if index > 0, let gap { pieces.append(.silence(gap)) }
+            pieces.append(.file(try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }))
         }
         try await flags.write(pieces, to: output)
     }
@@ -144,16 +130,12 @@ struct ComposeCommand: AsyncParsableCommand {
     @OptionGroup var flags: EditFlags
 
     func run() async throws {
-        let pieces: [Composition.Piece]
-        do {
+        let pieces = try ErrorReporting.exitingOnFailure {
             let url = URL(fileURLWithPath: plan)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw ReverseAudioError.fileNotFound(path: plan)
             }
-            pieces = try CompositionPlan.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
-        } catch {
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
+            return try CompositionPlan.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
         }
         try await flags.write(pieces, to: output)
     }

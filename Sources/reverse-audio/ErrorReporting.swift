@@ -18,6 +18,16 @@ enum ErrorReporting {
         Console.error("reverse-audio: warning: \(file): \(warning)")
     }
 
+    /// Runs `body`; on failure prints the error's one line and exits with its status.
+    static func exitingOnFailure<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            printError(error)
+            throw exitCode(for: error)
+        }
+    }
+
     /// The exit code for a run that ended with `error`: 128 + the signal's number when a signal
     /// stopped it (130 for Ctrl-C, 143 for SIGTERM, 129 for a closed terminal), 1 otherwise.
     static func exitCode(for error: any Error) -> ExitCode {

@@ -163,11 +163,14 @@ import TestSupport
             }
             #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.samples(of: input, ["-af", "atrim=start_sample=\(a):end_sample=\(b)"]),
                     "\(name) \(a)..<\(b)")
-            let copied = try Self.packetHashes(output)
-            let found = source.indices.contains { start in
-                start + copied.count <= source.count && Array(source[start..<(start + copied.count)]) == copied
-            }
-            #expect(!copied.isEmpty && found, "\(name) \(a)..<\(b): the frames are the input's, byte for byte")
+            #expect(Self.holds(source, try Self.packetHashes(output)), "\(name) \(a)..<\(b): the frames are the input's, byte for byte")
+        }
+    }
+
+    /// True when `copied` (packet hashes) is a non-empty run of `source`'s, in order.
+    static func holds(_ source: [String], _ copied: [String]) -> Bool {
+        !copied.isEmpty && source.indices.contains { start in
+            start + copied.count <= source.count && Array(source[start..<(start + copied.count)]) == copied
         }
     }
 
@@ -184,11 +187,7 @@ import TestSupport
             let result = try CLI.run(["trim", input.path, output.path, "--start", "\(a)s", "--end", "\(b)s", "--verbose"])
             #expect(result.status == 0 && result.errorText.contains("copied (MP3 frames"), "\(a)..<\(b): \(result.errorText)")
             #expect(try FFmpegOracle.samples(of: output) == Array(full[(2 * a)..<(2 * b)]), "\(a)..<\(b)")
-            let copied = try Self.packetHashes(output)
-            let found = source.indices.contains { start in
-                start + copied.count <= source.count && Array(source[start..<(start + copied.count)]) == copied
-            }
-            #expect(!copied.isEmpty && found, "\(a)..<\(b): the frames are the input's, byte for byte")
+            #expect(Self.holds(source, try Self.packetHashes(output)), "\(a)..<\(b): the frames are the input's, byte for byte")
         }
     }
 
