@@ -26,6 +26,8 @@ package struct VideoStreamParameters: Sendable {
     package let startTimestamp: Int64?
     /// The stream's duration as the container states it, in seconds.
     package let durationSeconds: Double?
+    /// Frames the container says the stream holds (MP4 and MOV state it), when stated.
+    package let statedFrameCount: Int?
 
     init(stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) {
         let parameters = stream.pointee.codecpar.pointee
@@ -45,6 +47,7 @@ package struct VideoStreamParameters: Sendable {
         sampleAspectRatio = aspect.isValid ? aspect : nil
         var matrix = [Int32](repeating: 0, count: 9)
         displayMatrix = ra_stream_display_matrix(stream, &matrix) != 0 ? matrix : nil
+        statedFrameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
         startTimestamp = stream.pointee.start_time == ra_av_nopts_value() ? nil : stream.pointee.start_time
         if stream.pointee.duration != ra_av_nopts_value(), stream.pointee.duration > 0 {
             durationSeconds = Double(stream.pointee.duration) * timeBase.doubleValue

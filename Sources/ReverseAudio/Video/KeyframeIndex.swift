@@ -43,6 +43,10 @@ struct KeyframeIndex {
     let firstTimestamp: Int64?
     /// Packets that cannot be shown: before the first keyframe, or without a timestamp.
     let unplayablePackets: Int
+    /// Packets read in all (the container may list more than a truncated file holds).
+    let packetCount: Int
+    /// Why reading stopped before the end of the file, if it did.
+    let readFailure: String?
 
     /// The largest number of frames one group shows.
     var largestGroup: Int { groups.map(\.frameCount).max() ?? 0 }
@@ -57,7 +61,16 @@ struct KeyframeIndex {
         var keys: [(ordinal: Int, position: Int64?, timestamp: Int64, decoding: Int64?)] = []
         var last: (timestamp: Int64, duration: Int64)?
         let none = Int64.min
-        while try demuxer.readPacket(into: packet) {
+        var readFailure: String?
+        while true {
+            do {
+                guard try demuxer.readPacket(into: packet) else { break }
+            } catch {
+                if error.isInterrupted { throw CancellationError() }
+                // The ffmpeg CLI treats a read error as the end of the input: so do we.
+                readFailure = error.message
+                break
+            }
             guard packet.streamIndex == stream else { continue }
             if isCancelled() { throw CancellationError() }
             let timestamp = packet.presentationTimestamp ?? packet.decodingTimestamp
@@ -82,7 +95,7 @@ struct KeyframeIndex {
         }
         guard !boundaries.isEmpty else {
             return KeyframeIndex(groups: [], frameCount: 0, lastTimestamp: nil, lastDuration: 0, firstTimestamp: nil,
-                                 unplayablePackets: timestamps.count)
+                                 unplayablePackets: timestamps.count, packetCount: timestamps.count, readFailure: readFailure)
         }
         let starts = boundaries.map(\.timestamp)
         var lastOrdinal = boundaries.map(\.ordinal)
@@ -123,6 +136,7 @@ struct KeyframeIndex {
                   start: starts[index], end: index + 1 < starts.count ? starts[index + 1] : nil, frameCount: counts[index])
         }
         return KeyframeIndex(groups: groups, frameCount: counts.reduce(0, +), lastTimestamp: shownLast?.timestamp,
-                             lastDuration: shownLast?.duration ?? 0, firstTimestamp: shownFirst, unplayablePackets: unplayable)
+                             lastDuration: shownLast?.duration ?? 0, firstTimestamp: shownFirst, unplayablePackets: unplayable,
+                             packetCount: timestamps.count, readFailure: readFailure)
     }
 }

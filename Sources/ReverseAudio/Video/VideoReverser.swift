@@ -257,23 +257,33 @@ public enum VideoReverser {
         private func noteWarnings(_ decoder: GroupDecoder) {
             if let adapter { warnings += adapter.changes }
             if let adapter, adapter.reshapedPictures > 0 {
-                warnings.append("\(adapter.reshapedPictures) pictures changed size or format midway and were converted to the first one's")
+                warnings.append("\(Self.count(adapter.reshapedPictures, "picture")) changed size or format midway and were converted to the first one's")
             }
             if decoder.skippedPackets > 0 {
-                warnings.append("\(source.streamName): skipped \(decoder.skippedPackets) packet\(decoder.skippedPackets == 1 ? "" : "s") FFmpeg could not decode (\(decoder.firstSkipReason ?? "invalid data"))")
+                warnings.append("\(source.streamName): skipped \(Self.count(decoder.skippedPackets, "packet")) FFmpeg could not decode (\(decoder.firstSkipReason ?? "invalid data"))")
             }
             if let index, decodedFrames != index.frameCount {
                 warnings.append("\(source.streamName): decoded \(decodedFrames) of the \(index.frameCount) frames its packets hold")
             }
             if let index, index.unplayablePackets > 0 {
-                warnings.append("\(source.streamName): \(index.unplayablePackets) packet\(index.unplayablePackets == 1 ? "" : "s") before the first keyframe or without a timestamp cannot be shown and were left out")
+                warnings.append("\(source.streamName): \(Self.count(index.unplayablePackets, "packet")) before the first keyframe or without a timestamp cannot be shown and were left out")
             }
             if decoder.repeatedTimestamps > 0 {
-                warnings.append("\(source.streamName): \(decoder.repeatedTimestamps) frames repeated a timestamp and were left out")
+                warnings.append("\(source.streamName): \(Self.count(decoder.repeatedTimestamps, "frame")) repeated a timestamp and were left out")
+            }
+            if let index, let failure = index.readFailure {
+                warnings.append("\(source.streamName): reading stopped early: \(failure); reversed what came before")
+            } else if let index, let stated = stream.statedFrameCount, index.packetCount < stated {
+                warnings.append("\(source.streamName): the container lists \(stated) frames but only \(index.packetCount) could be read: the file looks truncated")
             }
             if stream.displayMatrix != nil, !container.storesRotation {
                 warnings.append("the input's rotation (\(Int(stream.rotationDegrees ?? 0))°) cannot be stated in .\(container.rawValue) by this FFmpeg; write .mp4 or .mov to keep it")
             }
+        }
+
+        /// "1 frame", "3 frames".
+        private static func count(_ number: Int, _ noun: String) -> String {
+            "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
 
         private func result(_ buffer: GroupBuffer) -> VideoResult {

@@ -27,7 +27,7 @@ final class VideoSource {
         } catch {
             if error.isInterrupted { throw CancellationError() }
             if let errno = error.posixErrorNumber, errno == ENOENT { throw ReverseAudioError.fileNotFound(path: path) }
-            throw ReverseAudioError.notMedia(path: path, reason: error.message)
+            throw ReverseAudioError.notVideo(path: path, reason: error.message)
         }
         guard let index = demuxer.bestVideoStreamIndex() else {
             throw ReverseAudioError.noVideoStream(path: path, streams: AudioSource.describe(demuxer.streamKinds))
@@ -52,7 +52,7 @@ final class VideoSource {
     var streamName: String { VideoSource.describe(stream) }
 
     private static func describe(_ stream: VideoStreamParameters) -> String {
-        "video stream \(stream.index) (\(stream.codecName))"
+        "video stream \(stream.index) (\(stream.codecName == "none" ? "a codec FFmpeg does not know" : stream.codecName))"
     }
 
     /// Runs FFmpeg-facing decoding work, turning FFmpeg's errors into one naming the stream.
