@@ -50,4 +50,12 @@ enum ReadmeSnippets {
         try decoder.limit(to: 441_000..<882_000)                         // a range: seek + stop
         while let block = try decoder.read() { print(block.format, block.frameCount) }
     }
+
+    static func video() async throws {
+        let result = try await VideoReverser.reverse(
+            URL(fileURLWithPath: "clip.mp4"), to: URL(fileURLWithPath: "clip-reversed.mp4"),
+            options: VideoOptions(boomerang: false, quality: .crf(18)),
+            progress: { fraction in print(fraction) })
+        print(result.outputFrames, result.spilledFrames)
+    }
 }

@@ -35,8 +35,11 @@ final class VideoOutput {
 
     deinit { cancel() }
 
-    /// The folder the output will be published in.
-    var folder: URL { file.target.deletingLastPathComponent() }
+    /// Where temporary files go: beside the output (the same disk), or the system's temporary
+    /// folder for an output written in place (a pipe or a device has no folder to use).
+    var temporaryFolder: URL {
+        file.isSeekable ? file.target.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+    }
 
     /// True once the first picture opened the file.
     var isOpen: Bool { encoder != nil }

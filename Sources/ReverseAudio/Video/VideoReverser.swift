@@ -105,7 +105,7 @@ public enum VideoReverser {
             self.reporter = reporter
             // Fails now on an output that exists or cannot be made, before any decoding.
             output = try VideoOutput(url: url, container: container, overwrite: options.overwrite, input: source.url)
-            folder = options.temporaryDirectory ?? output.folder
+            folder = options.temporaryDirectory ?? output.temporaryFolder
         }
 
         var stream: VideoStreamParameters { source.stream }
