@@ -18,13 +18,6 @@ extension Muxer {
         return index
     }
 
-    /// The time base the muxer chose for stream `index` (known after the header is written).
-    package func timeBase(ofStream index: Int) -> Rational {
-        Rational(context.pointee.streams[index]!.pointee.time_base)
-    }
-}
-
-extension Muxer {
     /// True when libavformat's `formatName` muxer can store `demuxer`'s stream `index` as it is
     /// (a packet copy), by the container's normal rules.
     package static func canStore(copyOf demuxer: Demuxer, stream index: Int, formatName: String) -> Bool {

@@ -14,7 +14,9 @@ package final class PictureConverter {
     private let targetWidth: Int
     private let targetHeight: Int
 
-    /// - Parameters: targetWidth, targetHeight: the output's size; nil keeps the input's.
+    /// - Parameters:
+    ///   - targetWidth: the output's width; nil keeps the input's.
+    ///   - targetHeight: the output's height; nil keeps the input's.
     package init(width: Int, height: Int, from source: PixelFormat, to target: PixelFormat,
                  targetWidth: Int? = nil, targetHeight: Int? = nil) throws(FFmpegError) {
         self.targetWidth = targetWidth ?? width

@@ -28,15 +28,6 @@ package struct PixelFormat: Sendable, Equatable, Hashable, CustomStringConvertib
         return (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
     }
 
-    /// True for formats whose every pixel is stored in memory (not hardware surfaces, not
-    /// bitstream formats): the only kind the picture copies here can handle.
-    package var isInMemory: Bool {
-        guard let descriptor else { return false }
-        let flags = descriptor.pointee.flags
-        return (flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL)) == 0 && (flags & UInt64(AV_PIX_FMT_FLAG_BITSTREAM)) == 0
-            && (flags & UInt64(AV_PIX_FMT_FLAG_PAL)) == 0
-    }
-
     /// Bytes one picture of `width` × `height` takes with rows packed tightly.
     package func pictureByteCount(width: Int, height: Int) -> Int {
         Int(av_image_get_buffer_size(raw, Int32(width), Int32(height), 1))

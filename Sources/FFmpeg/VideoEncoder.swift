@@ -45,10 +45,6 @@ package final class VideoEncoder {
         }
     }
 
-    /// x264's presets, fastest first.
-    package static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
-                                      "slower", "veryslow", "placebo"]
-
     /// The pixel formats `codecName` takes, in its order; empty when unknown.
     package static func supportedPixelFormats(codecName: String) -> [PixelFormat] {
         guard let codec = avcodec_find_encoder_by_name(codecName), var formats = codec.pointee.pix_fmts else { return [] }

@@ -6,12 +6,8 @@ package struct VideoStreamParameters: Sendable {
     package let index: Int
     /// FFmpeg's codec name ("h264", "hevc", "mpeg4").
     package let codecName: String
-    /// FFmpeg's descriptive codec name.
-    package let codecLongName: String
     package let width: Int
     package let height: Int
-    /// The decoder's pixel format as probed ("yuv420p"), when known.
-    package let pixelFormatName: String?
     /// The unit of the stream's timestamps.
     package let timeBase: Rational
     /// The average frame rate, when the container or probe knows it.
@@ -33,11 +29,8 @@ package struct VideoStreamParameters: Sendable {
         let parameters = stream.pointee.codecpar.pointee
         index = Int(stream.pointee.index)
         codecName = String(cString: avcodec_get_name(parameters.codec_id))
-        codecLongName = avcodec_descriptor_get(parameters.codec_id)?.pointee.long_name.map { String(cString: $0) } ?? codecName
         width = Int(parameters.width)
         height = Int(parameters.height)
-        let pixel = PixelFormat(rawValue: parameters.format)
-        pixelFormatName = parameters.format >= 0 ? pixel.name : nil
         timeBase = Rational(stream.pointee.time_base)
         let average = Rational(stream.pointee.avg_frame_rate)
         averageFrameRate = average.isValid ? average : nil
