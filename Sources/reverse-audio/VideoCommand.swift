@@ -95,7 +95,7 @@ struct VideoCommand: AsyncParsableCommand {
         let mib = { (bytes: Int64) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         return [
             "  source: \(result.codec) \(result.width)×\(result.height), \(result.inputFrames) frames decoded",
-            "  groups of pictures: \(result.groups), the largest \(result.largestGroup) frames",
+            "  groups of pictures: \(result.groups), the largest \(result.largestGroup) frame\(result.largestGroup == 1 ? "" : "s"); decoded in \(result.decodeRuns) run\(result.decodeRuns == 1 ? "" : "s")",
             "  memory: at most \(mib(Int64(result.peakPictureBytes))) of pictures held (limit \(memoryLimit) MiB)",
             "  temporary file: \(result.spilledFrames) pictures spilled, at most \(mib(result.temporaryBytes)) (removed)",
             "  conversions: \(result.conversions.isEmpty ? "none (the pictures went in as decoded)" : result.conversions.joined(separator: "; "))",

@@ -49,6 +49,34 @@ import TestSupport
         #expect(zip(index.groups, index.groups.dropFirst()).allSatisfy { $0.end == $1.start })
     }
 
+    @Test("neighbouring groups that fit in memory together are decoded in one run, through their last packet")
+    func decodingRuns() throws {
+        let url = Fixtures.video("h264-30fps-bframes-aac.mp4")
+        let source = try VideoSource(url: url, isCancelled: { false })
+        let index = try KeyframeIndex.scan(source.demuxer, stream: source.stream.index, isCancelled: { false },
+                                           timeBase: source.stream.timeBase)
+        #expect(index.groups.map(\.frameCount) == [12, 12, 12, 12, 12])
+        let runs = KeyframeIndex.decodingRuns(of: index.groups, memoryLimit: 30 * 1000, pictureBytes: 1000)
+        #expect(runs.map(\.frameCount) == [24, 24, 12])
+        #expect(runs.map(\.start) == [index.groups[3].start, index.groups[1].start, index.groups[0].start])
+        #expect(runs.map(\.end) == [nil, index.groups[3].start, index.groups[1].start])
+        let last = index.groups[4]
+        #expect(runs[0].packetCount == last.keyOrdinal + last.packetCount - index.groups[3].keyOrdinal)
+        // Every group alone when only one picture fits.
+        #expect(KeyframeIndex.decodingRuns(of: index.groups, memoryLimit: 0, pictureBytes: 1000).count == 5)
+    }
+
+    @Test("a short-GOP video is decoded in few runs and comes out exact")
+    func fewRuns() async throws {
+        let input = Fixtures.video("h264-30fps-bframes-aac.mp4")
+        let folder = try TemporaryDirectory()
+        let output = folder.file("reversed.mkv")
+        let result = try await VideoReverser.reverse(input, to: output, options: VideoOptions(quality: .lossless))
+        #expect(result.groups == 5 && result.decodeRuns == 2 && result.spilledFrames == 0)
+        let original = try VideoOracle.pictures(of: input)
+        #expect(try VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
+    }
+
     @Test("with no memory at all every picture goes through the temporary file, and the result is the same")
     func everythingSpilled() async throws {
         let input = Fixtures.video("h264-30fps-bframes-aac.mp4")

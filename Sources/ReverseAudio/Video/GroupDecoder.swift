@@ -51,7 +51,7 @@ final class GroupDecoder {
         try seek(to: first)
         lastDelivered = nil
         let everything = KeyframeIndex.Group(keyPosition: nil, keyTimestamp: first.start, keyDecodingTimestamp: nil,
-                                             packetCount: .max, start: first.start, end: nil, frameCount: 0)
+                                             keyOrdinal: first.keyOrdinal, packetCount: .max, start: first.start, end: nil, frameCount: 0)
         var more = true
         while more {
             try send(packet) { try self.accept($0, in: everything, deliver) }

@@ -20,6 +20,8 @@ struct KeyframeIndex {
         let keyPosition: Int64?
         let keyTimestamp: Int64
         let keyDecodingTimestamp: Int64?
+        /// The keyframe's place among the stream's packets, in decoding order.
+        let keyOrdinal: Int
         /// Packets of the stream to decode from the keyframe on, in decoding order.
         let packetCount: Int
         /// The group shows the frames with timestamps in `start ..< end` (`end` nil: to the end).
@@ -50,6 +52,34 @@ struct KeyframeIndex {
 
     /// The largest number of frames one group shows.
     var largestGroup: Int { groups.map(\.frameCount).max() ?? 0 }
+
+    /// The groups to decode, from the last to the first, with neighbours joined into one decode
+    /// while their frames fit in `memoryLimit` bytes (at `pictureBytes` each): short GOPs (and
+    /// intra-only streams, where every frame is a keyframe) then cost one restart of the decoder
+    /// per run of groups, not one per group, and its threads stay busy.
+    static func decodingRuns(of groups: [Group], memoryLimit: Int, pictureBytes: Int) -> [Group] {
+        let room = max(1, memoryLimit / max(pictureBytes, 1))
+        var runs: [Group] = []
+        var pending: [Group] = []  // consecutive groups, latest first
+        func close() {
+            guard let last = pending.first, let first = pending.last else { return }
+            let through = pending.map { $0.keyOrdinal + $0.packetCount }.max()!
+            runs.append(Group(keyPosition: first.keyPosition, keyTimestamp: first.keyTimestamp,
+                              keyDecodingTimestamp: first.keyDecodingTimestamp, keyOrdinal: first.keyOrdinal,
+                              packetCount: through - first.keyOrdinal, start: first.start, end: last.end,
+                              frameCount: pending.map(\.frameCount).reduce(0, +)))
+            pending = []
+        }
+        for group in groups.reversed() where group.frameCount > 0 {
+            if !pending.isEmpty, pending.map(\.frameCount).reduce(0, +) + group.frameCount > room
+                || pending.last!.start != group.end {
+                close()
+            }
+            pending.append(group)
+        }
+        close()
+        return runs
+    }
 
     /// Reads every packet of `stream` from the start; the demuxer is left at the end.
     static func scan(_ demuxer: Demuxer, stream: Int, isCancelled: () -> Bool,
@@ -131,7 +161,7 @@ struct KeyframeIndex {
         }
         let groups = boundaries.indices.map { index in
             Group(keyPosition: boundaries[index].position, keyTimestamp: boundaries[index].timestamp,
-                  keyDecodingTimestamp: boundaries[index].decoding,
+                  keyDecodingTimestamp: boundaries[index].decoding, keyOrdinal: boundaries[index].ordinal,
                   packetCount: lastOrdinal[index] - boundaries[index].ordinal + 1,
                   start: starts[index], end: index + 1 < starts.count ? starts[index + 1] : nil, frameCount: counts[index])
         }

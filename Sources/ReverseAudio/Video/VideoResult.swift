@@ -26,6 +26,8 @@ public struct VideoResult: Sendable {
     public let duration: Double
     /// Groups of pictures (keyframe to keyframe) decoded one by one.
     public let groups: Int
+    /// Decodes run: one per group, or fewer where neighbouring groups fitted in memory together.
+    public let decodeRuns: Int
     /// Frames in the largest group.
     public let largestGroup: Int
     /// Pictures that did not fit in the memory limit and waited in the temporary file.

@@ -90,6 +90,8 @@ public enum VideoReverser {
         private var adapter: PictureAdapter?
         private var index: KeyframeIndex?
         private var decodedFrames = 0
+        /// Decodes run (a group, or neighbouring groups joined while they fit in memory).
+        private var decodeRuns = 0
         private var expectedFrames = 1
         private var videoProgress: ProgressHandler = { _ in }
         private var audioSummary = "none"
@@ -133,13 +135,22 @@ public enum VideoReverser {
                 timeline = ReversedTimeline(end: forward.lastTimestamp, base: forward.end)
             }
             let reusable = try Frame()
-            for group in index.groups.reversed() where group.frameCount > 0 {
+            // The last group alone first: its pictures tell what one costs in memory; then the
+            // rest, neighbours joined into one decode while they fit in the limit.
+            var pending = index.groups.filter { $0.frameCount > 0 }
+            var runs = pending.popLast().map { [$0] } ?? []
+            var pictureBytes: Int?
+            while let run = runs.first {
+                runs.removeFirst()
+                decodeRuns += 1
                 var last: (timestamp: Int64, duration: Int64)?
                 try source.mappingErrors {
-                    try decoder.decode(group) { decoded in
-                        let timestamp = decoded.bestEffortTimestamp ?? group.start
+                    try decoder.decode(run) { decoded in
+                        let timestamp = decoded.bestEffortTimestamp ?? run.start
                         let duration = decoded.duration
-                        try buffer.append(try adapt(decoded), timestamp: timestamp)
+                        let picture = try adapt(decoded)
+                        if pictureBytes == nil { pictureBytes = picture.heldBytes }
+                        try buffer.append(picture, timestamp: timestamp)
                         last = (timestamp, duration)
                         if !options.boomerang { decodedFrames += 1 }
                     }
@@ -151,6 +162,11 @@ public enum VideoReverser {
                     if cancellation.isCancelled { throw CancellationError() }
                     guard let placed = timeline?.place(timestamp) else { continue }
                     try emit(frame, at: placed.timestamp, lasting: placed.duration)
+                }
+                if !pending.isEmpty, runs.isEmpty {
+                    runs = KeyframeIndex.decodingRuns(of: pending, memoryLimit: options.memoryLimit,
+                                                      pictureBytes: pictureBytes ?? stream.width * stream.height * 3 / 2)
+                    pending = []
                 }
             }
             guard output.isOpen else {
@@ -292,7 +308,8 @@ public enum VideoReverser {
                 inputFrames: decodedFrames, outputFrames: output.frames, width: stream.width, height: stream.height,
                 outputWidth: adapter?.width ?? stream.width, outputHeight: adapter?.height ?? stream.height,
                 duration: Double(output.endTimestamp) * stream.timeBase.doubleValue,
-                groups: index?.groups.filter { $0.frameCount > 0 }.count ?? 0, largestGroup: index?.largestGroup ?? 0,
+                groups: index?.groups.filter { $0.frameCount > 0 }.count ?? 0, decodeRuns: decodeRuns,
+                largestGroup: index?.largestGroup ?? 0,
                 spilledFrames: buffer.spilledPictures, peakPictureBytes: buffer.peakHeldBytes,
                 temporaryBytes: buffer.peakSpillBytes, audio: audioSummary,
                 conversions: adapter?.changes ?? [], warnings: warnings)
