@@ -278,7 +278,7 @@ import TestSupport
     func interrupt() throws {
         let directory = try TemporaryDirectory()
         let input = directory.file("long.mp4")
-        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=20",
+        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=60",
                                                     "-c:v", "libx264", "-preset", "ultrafast", "-g", "250", input.path])
         #expect(made.status == 0)
         let process = Process()
