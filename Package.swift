@@ -18,9 +18,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             path: "Modules/CFFmpeg",
-            pkgConfig: "libavformat libavcodec libswresample libavutil",
+            pkgConfig: "libavformat libavcodec libswresample libavutil libswscale",
             providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"]),
+                .apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev",
+                      "libswscale-dev"]),
                 .brew(["ffmpeg"]),
             ]
         ),

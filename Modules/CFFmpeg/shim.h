@@ -13,11 +13,15 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 
 // AVERROR(e) and the FFERRTAG values are function-like or computed macros: not imported.
 // Their numeric values differ between platforms (EAGAIN is 11 on Linux, 35 on macOS).
@@ -76,6 +80,93 @@ static inline int ra_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 static inline void ra_packet_clear_for_copy(AVPacket *packet) {
     av_packet_free_side_data(packet);
     packet->flags &= ~AV_PKT_FLAG_DISCARD;
+}
+
+// ---- Video (reverse-audio video) ----
+
+// A decoded frame's duration in its stream's time base: `pkt_duration` until FFmpeg 6 named it
+// `duration` (and 7 removed the old name).
+static inline int64_t ra_frame_duration(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+    return frame->duration;
+#else
+    return frame->pkt_duration;
+#endif
+}
+
+// The display matrix (rotation, flips) a stream carries: 9 int32 values, or 0 when it has none.
+// FFmpeg 6.1 moved stream side data into codecpar->coded_side_data.
+static inline int ra_stream_display_matrix(const AVStream *stream, int32_t matrix[9]) {
+    const uint8_t *data = NULL;
+    size_t size = 0;
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    if (side) { data = side->data; size = side->size; }
+#else
+    data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+#endif
+    if (data == NULL || size < 9 * sizeof(int32_t)) return 0;
+    memcpy(matrix, data, 9 * sizeof(int32_t));
+    return 1;
+}
+
+// Gives an output stream a display matrix, which the MP4/MOV muxers write into the track header.
+static inline int ra_stream_set_display_matrix(AVStream *stream, const int32_t matrix[9]) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+    AVPacketSideData *side = av_packet_side_data_new(&stream->codecpar->coded_side_data,
+                                                     &stream->codecpar->nb_coded_side_data,
+                                                     AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t), 0);
+    uint8_t *data = side ? side->data : NULL;
+#else
+    uint8_t *data = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+#endif
+    if (data == NULL) return AVERROR(ENOMEM);
+    memcpy(data, matrix, 9 * sizeof(int32_t));
+    return 0;
+}
+
+static inline int ra_packet_is_keyframe(const AVPacket *packet) {
+    return (packet->flags & AV_PKT_FLAG_KEY) != 0;
+}
+
+// Frames a decoder should hand out even before it considers the picture recovered (after a
+// restart at an open-GOP keyframe): which frames are kept is decided by timestamp instead.
+static inline int ra_codec_flag2_show_all(void) { return AV_CODEC_FLAG2_SHOW_ALL; }
+
+static inline int ra_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+
+static inline int ra_sws_flags_exact(void) {
+    // Bit-exact, accurate rounding, full chroma interpolation: the conversion is a quality step,
+    // not a speed one (it only runs when the encoder cannot take the decoder's pixel format).
+    return SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_BITEXACT;
+}
+
+// A picture's planes to and from one tightly packed buffer (a spill file's record). The pointer
+// constness of av_image_copy and friends changed in FFmpeg 7: the casts live here.
+static inline int ra_frame_picture_to_buffer(const AVFrame *frame, uint8_t *buffer, int size) {
+    return av_image_copy_to_buffer(buffer, size, (const uint8_t * const *)frame->data, frame->linesize,
+                                   (enum AVPixelFormat)frame->format, frame->width, frame->height, 1);
+}
+
+static inline int ra_frame_picture_from_buffer(AVFrame *frame, const uint8_t *buffer, int size) {
+    uint8_t *planes[4];
+    int linesizes[4];
+    int needed = av_image_fill_arrays(planes, linesizes, buffer, (enum AVPixelFormat)frame->format,
+                                      frame->width, frame->height, 1);
+    if (needed < 0) return needed;
+    if (needed > size) return AVERROR(EINVAL);
+    av_image_copy(frame->data, frame->linesize, (const uint8_t **)planes, linesizes,
+                  (enum AVPixelFormat)frame->format, frame->width, frame->height);
+    return 0;
+}
+
+// Converts `source` into `destination` (allocated, same size, another pixel format).
+static inline int ra_sws_scale_frame(struct SwsContext *context, AVFrame *destination, const AVFrame *source) {
+    int rows = sws_scale(context, (const uint8_t * const *)source->data, source->linesize, 0, source->height,
+                         destination->data, destination->linesize);
+    return rows < 0 ? rows : 0;
 }
 
 #endif

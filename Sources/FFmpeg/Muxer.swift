@@ -8,11 +8,15 @@ import CFFmpeg
 /// a seekable output, ``seek(toByte:)`` lets a caller place PCM packets out of order (a
 /// reversal writes each block at its mirrored place).
 package final class Muxer {
-    private let context: UnsafeMutablePointer<AVFormatContext>
-    private let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let path: String
     private var isOpen = false
     /// The time base each stream's packets are stamped in before rescaling.
-    private var sourceTimeBases: [AVRational] = []
+    var sourceTimeBases: [AVRational] = []
+    /// Write packets through libavformat's interleaving queue (`av_interleaved_write_frame`),
+    /// which orders the packets of several streams by time: set it for a file with audio and
+    /// video, before the first packet.
+    package var interleavesPackets = false
 
     /// Creates `path` (truncating a regular file; a FIFO or device is opened as it is) for the
     /// muxer called `formatName`.
@@ -111,6 +115,11 @@ package final class Muxer {
     package func write(_ packet: Packet, stream: Int) throws(FFmpegError) {
         packet.pointer.pointee.stream_index = Int32(stream)
         av_packet_rescale_ts(packet.pointer, sourceTimeBases[stream], context.pointee.streams[stream]!.pointee.time_base)
+        if interleavesPackets {
+            // Takes the packet's payload (the packet is left empty for reuse).
+            try FFmpegError.check(av_interleaved_write_frame(context, packet.pointer), "writing packets", path: path)
+            return
+        }
         try FFmpegError.check(av_write_frame(context, packet.pointer), "writing samples", path: path)
     }
 

@@ -55,8 +55,8 @@ package final class Packet {
         pointer.pointee.dts = timestamp
     }
 
-    /// Sets the packet's duration (in its stream's time base): for the last packet of a copy,
-    /// where a container states where the audio ends by how long its last packet lasts.
+    /// Sets the packet's duration (in its stream's time base): a muxer takes where a track ends
+    /// from its last packet's (an audio cut's exact end, a video's last frame).
     package func setDuration(_ duration: Int64) {
         pointer.pointee.duration = duration
     }

@@ -15,7 +15,7 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             stopped by signal N (130 Ctrl-C).
             """,
         version: ReverseAudioVersion.string,
-        subcommands: [ReverseCommand.self, ConvertCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
+        subcommands: [ReverseCommand.self, ConvertCommand.self, VideoCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
                       PlayCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self,
                       CompletionCommand.self]
     )

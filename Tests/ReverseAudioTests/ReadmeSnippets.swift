@@ -76,4 +76,12 @@ enum ReadmeSnippets {
         let options = ConversionOptions(range: try TimeRange(start: .seconds(30), duration: .seconds(1)))
         _ = options
     }
+
+    static func video() async throws {
+        let result = try await VideoReverser.reverse(
+            URL(fileURLWithPath: "clip.mp4"), to: URL(fileURLWithPath: "clip-reversed.mp4"),
+            options: VideoOptions(boomerang: false, quality: .crf(18)),
+            progress: { fraction in print(fraction) })
+        print(result.outputFrames, result.spilledFrames)
+    }
 }

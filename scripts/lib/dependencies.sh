@@ -19,7 +19,7 @@ ensure_dependencies() {
 
 ensure_debian() {
     local purpose=$1
-    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev)
     case "$purpose" in
         test) packages+=(ffmpeg sox time) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind) ;;
@@ -56,7 +56,7 @@ ensure_macos() {
     local purpose=$1
     local missing=0
     command -v pkg-config >/dev/null 2>&1 || missing=1
-    pkg-config --exists libavformat libavcodec libswresample libavutil 2>/dev/null || missing=1
+    pkg-config --exists libavformat libavcodec libswresample libavutil libswscale 2>/dev/null || missing=1
     case "$purpose" in
         test|bench|samples) command -v ffmpeg >/dev/null 2>&1 || missing=1 ;;
     esac

@@ -34,6 +34,13 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     case verificationFailed(path: String, reason: String)
     /// An option value makes no sense (a block size of 0).
     case invalidOption(String)
+    /// FFmpeg recognises no media format in a file given as a video.
+    case notVideo(path: String, reason: String)
+    /// The input has no video stream (to reverse its audio, `convert --reverse` is the command).
+    case noVideoStream(path: String, streams: [String])
+    /// The input's video stream cannot be decoded: no decoder in this FFmpeg build, or damage.
+    /// `stream` names it ("video stream 0 (h264)").
+    case videoStreamFailed(path: String, stream: String, reason: String)
 
     /// One line that names the file and the reason.
     public var description: String {
@@ -69,6 +76,13 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): round trip failed: \(reason)"
         case .invalidOption(let reason):
             return "invalid option: \(reason)"
+        case .notVideo(let path, let reason):
+            return "\(path): not a video file FFmpeg can read (\(reason))"
+        case .noVideoStream(let path, let streams):
+            let found = streams.isEmpty ? "no streams" : streams.joined(separator: ", ") + " only"
+            return "\(path): no video stream (found \(found)); to reverse audio, use: reverse-audio convert \(path) OUTPUT --reverse"
+        case .videoStreamFailed(let path, let stream, let reason):
+            return "\(path): \(stream): \(reason)"
         }
     }
 

@@ -131,7 +131,7 @@ final class AudioSource {
         return .notMedia(path: path, reason: error.message)
     }
 
-    private static func describe(_ kinds: [MediaKind]) -> [String] {
+    static func describe(_ kinds: [MediaKind]) -> [String] {
         var counts: [(MediaKind, Int)] = []
         for kind in kinds {
             if let index = counts.firstIndex(where: { $0.0 == kind }) {

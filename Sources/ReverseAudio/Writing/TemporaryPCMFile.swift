@@ -101,4 +101,19 @@ final class TemporaryPCMFile: ReversedFrameSink {
         }
         return samples
     }
+
+    /// Reads `buffer.count` bytes starting at frame `frame` into `buffer` (no allocation: a
+    /// video spill reads pictures of megabytes this way).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at frame: Int64) throws {
+        var filled = 0
+        while filled < buffer.count {
+            let got = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled,
+                            off_t(frame * Int64(bytesPerFrame) + Int64(filled)))
+            guard got > 0 else {
+                if got < 0 && errno == EINTR { continue }
+                throw ReverseAudioError.unreadable(path: url.path, reason: got == 0 ? "unexpected end" : String(cString: strerror(errno)))
+            }
+            filled += got
+        }
+    }
 }
