@@ -34,6 +34,10 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     case verificationFailed(path: String, reason: String)
     /// An option value makes no sense (a block size of 0).
     case invalidOption(String)
+    /// The sound device cannot be opened (no such device, no sound server, busy).
+    case deviceUnavailable(name: String, reason: String)
+    /// The sound device failed while playing.
+    case deviceFailed(name: String, reason: String)
 
     /// One line that names the file and the reason.
     public var description: String {
@@ -69,6 +73,10 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): round trip failed: \(reason)"
         case .invalidOption(let reason):
             return "invalid option: \(reason)"
+        case .deviceUnavailable(let name, let reason):
+            return "sound device '\(name)': cannot open it (\(reason)); render to a file instead with --to-file OUT.wav"
+        case .deviceFailed(let name, let reason):
+            return "sound device '\(name)': \(reason)"
         }
     }
 
