@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Two threads: the output thread renders one device period at a time (about 10 ms) and
 /// writes it, which blocks until the device has room, so the device paces playback; the
-/// decode thread (``DecodeAhead``) keeps the chunks ahead of the cursor, and a few behind it,
+/// decode thread keeps the chunks ahead of the cursor, and a few behind it,
 /// decoded, so neither a toggle nor a short scrub waits for the disk. A command sent with
 /// ``send(_:)`` takes effect at the first frame of the next render call: it is heard after
 /// what the device already holds (its buffer, about 40 ms for ALSA). What the device receives
