@@ -79,12 +79,11 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
-    /// The renderer the options ask for (events scheduled), with the file's description.
-    private func makeRenderer() throws -> (renderer: PlaybackRenderer, info: AudioInfo, loop: Range<Int64>?) {
-        let url = StandardStreams.inputURL(input)
-        let probe = try AudioInfo.read(from: url)
-        let rate = probe.sampleRate
-        let length = probe.frames ?? 0
+    /// The renderer the options ask for (start, loop and events set), with the loop it starts with.
+    private func makeRenderer() throws -> (renderer: PlaybackRenderer, loop: Range<Int64>?) {
+        let renderer = try PlaybackRenderer(url: StandardStreams.inputURL(input), direction: reverse ? .reverse : .forward)
+        let rate = renderer.format.sampleRate
+        let length = renderer.frameCount
         let frame = { (time: TimePosition, name: String) throws -> Int64 in
             let value = time.frame(atRate: rate)
             guard value <= length else {
@@ -99,17 +98,18 @@ struct PlayCommand: AsyncParsableCommand {
             guard lower < upper else { throw ReverseAudioError.invalidOption("--loop-start must come before --loop-end") }
             region = lower..<upper
         }
-        let renderer = try PlaybackRenderer(url: url, direction: reverse ? .reverse : .forward,
-                                            from: try from.map { try frame($0, "--from") }, loop: region)
+        // Taken before the first frame is rendered: the same as starting there.
+        if let from { renderer.apply(.seek(toFrame: try frame(from, "--from"))) }
+        if let region { renderer.apply(.loop(region)) }
         for (at, command) in try PlaybackScript.parse(events ?? "", sampleRate: rate) {
             renderer.schedule(command, atOutputFrame: at)
         }
-        return (renderer, probe, region)
+        return (renderer, region)
     }
 
     private func render(to path: String) throws -> String {
-        let (renderer, probe, _) = try makeRenderer()
-        let rate = probe.sampleRate
+        let (renderer, _) = try makeRenderer()
+        let rate = renderer.format.sampleRate
         try renderer.render(toFile: URL(fileURLWithPath: path), maximumFrames: duration.map { $0.frame(atRate: rate) },
                             overwrite: overwrite)
         let seconds = String.seconds(Double(renderer.framesRendered) / Double(rate))
@@ -118,13 +118,15 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// Plays on the device until the end, `q`, or a signal; keys and a status line on a terminal.
     private func playOnDevice() async throws {
-        let (renderer, probe, region) = try makeRenderer()
-        if let duration { renderer.schedule(.stop, atOutputFrame: duration.frame(atRate: probe.sampleRate)) }
+        let (renderer, region) = try makeRenderer()
+        let rate = renderer.format.sampleRate
+        if let duration { renderer.schedule(.stop, atOutputFrame: duration.frame(atRate: rate)) }
         let frameCount = renderer.frameCount
+        let info = renderer.info
         let player = AudioPlayer(renderer: renderer, device: try SystemAudioOutput.device(named: device))
         try player.start()
         let keyboard = RawTerminal.enter() ? PlayKeyboard(player: player, markers: LoopMarkers(region: region, frameCount: frameCount)) : nil
-        let statusLine = Console.standardErrorIsTerminal ? PlayStatusLine(info: probe, path: input) : nil
+        let statusLine = Console.standardErrorIsTerminal ? PlayStatusLine(info: info, path: input) : nil
         keyboard?.start()
         var failure: ReverseAudioError?
         var last = player.status
@@ -148,7 +150,7 @@ struct PlayCommand: AsyncParsableCommand {
         if drawn { Console.errorRaw("\n") }
         if let failure { throw failure }
         try Task.checkCancellation()
-        let seconds = String.seconds(Double(last.framesRendered) / Double(probe.sampleRate))
+        let seconds = String.seconds(Double(last.framesRendered) / Double(rate))
         let underruns = last.underruns == 0 ? "" : ", \(last.underruns) underrun\(last.underruns == 1 ? "" : "s")"
         Console.out("played \(input) on \(device ?? "default"): \(seconds) (\(last.framesRendered) frames)\(underruns)")
     }

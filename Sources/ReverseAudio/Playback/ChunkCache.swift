@@ -17,6 +17,8 @@ final class ChunkCache: @unchecked Sendable {
     // @unchecked: `decoder`, `nextSequential` and `carried` are touched only under `decoding`;
     // `chunks`, `recency` and `wanted` only under `storing`; the rest is immutable.
     let url: URL
+    /// The file's description, read once when opening it.
+    let info: AudioInfo
     let format: PCMFormat
     /// Frames in the file (what the decode gives).
     let frameCount: Int64
@@ -25,8 +27,10 @@ final class ChunkCache: @unchecked Sendable {
     let capacity: Int
     /// Set by ``cancel()``: a decode in progress stops with `CancellationError`.
     private let cancellation = CancellationFlag()
-    private var decoder: PCMDecoder
+    /// Nil only while a fresh decoder replaces the last one (or after that failed).
+    private var decoder: PCMDecoder?
     private let sampleFormat: SampleFormat
+    private let isLossy: Bool
     /// True once the decoder has decoded anything (a fresh one is made to start again at 0).
     private var decoderUsed = false
     private let decoding = NSLock()
@@ -39,16 +43,21 @@ final class ChunkCache: @unchecked Sendable {
     private var carried: [UInt8] = []
     private var seekCount = 0
 
-    /// Bytes a chunk aims at: 128 KiB (32768 stereo s16 frames, 0.74 s at 44.1 kHz).
-    static let chunkBytes = 128 * 1024
+    /// Bytes a chunk aims at: 64 KiB (16384 stereo s16 frames, 0.37 s at 44.1 kHz).
+    static let chunkBytes = 64 * 1024
 
     /// - Parameters:
     ///   - sampleFormat: the samples' format (Int16 by default).
-    ///   - chunkFrames: frames per chunk; nil for about ``chunkBytes`` (4096…32768 frames).
+    ///   - chunkFrames: frames per chunk; nil for about ``chunkBytes`` (4096…16384 frames).
     ///   - capacity: chunks kept.
     init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int = 24) throws {
         self.url = url
-        let info = try AudioInfo.read(from: url)
+        // One open: the frames are counted on the decoder's own source, which is then rewound.
+        let flag = cancellation
+        let (counted, source) = try FrameCounter.count(try AudioSource(url: url, isCancelled: { flag.isCancelled }),
+                                                       isCancelled: { flag.isCancelled })
+        info = source.info(frames: counted.prediction?.frames, framesSource: counted.prediction?.source)
+        isLossy = source.parameters.isLossy
         guard let frames = info.frames else {
             throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "its length cannot be known, so it cannot be played backwards")
         }
@@ -57,11 +66,21 @@ final class ChunkCache: @unchecked Sendable {
         }
         frameCount = frames
         self.sampleFormat = sampleFormat
-        let flag = cancellation
-        decoder = try PCMDecoder(url: url, sampleFormat: sampleFormat, isCancelled: { flag.isCancelled })
+        let decoder = try Self.makeDecoder(source: source, sampleFormat: sampleFormat, cancellation: cancellation)
+        self.decoder = decoder
         format = decoder.format
-        self.chunkFrames = max(1, chunkFrames ?? min(32768, max(4096, Self.chunkBytes / max(format.bytesPerFrame, 1))))
+        self.chunkFrames = max(1, chunkFrames ?? min(16384, max(4096, Self.chunkBytes / max(format.bytesPerFrame, 1))))
         self.capacity = max(4, capacity)
+    }
+
+    /// Index memory FFmpeg may keep (`Demuxer.limitIndexMemory`): reading backwards inserts
+    /// every packet's entry at the front of that index, so it must stay small.
+    static let indexMemory = 4096
+
+    private static func makeDecoder(source: AudioSource, sampleFormat: SampleFormat,
+                                     cancellation: CancellationFlag) throws -> PCMDecoder {
+        source.demuxer.limitIndexMemory(to: indexMemory)
+        return try PCMDecoder(source: source, channels: .all, sampleFormat: sampleFormat, isCancelled: { cancellation.isCancelled })
     }
 
     /// Chunks in the file.
@@ -138,13 +157,21 @@ final class ChunkCache: @unchecked Sendable {
     /// Decodes chunks `run` in order (the caller holds `decoding`) and returns the last.
     private func decodeRun(_ run: ClosedRange<Int64>) throws -> DecodedChunk {
         let chunkFrames = Int64(self.chunkFrames)
-        if run.lowerBound == 0 && decoderUsed {
+        if run.lowerBound == 0 && decoderUsed && isLossy {
             // A fresh decoder from the start decodes exactly as the continuous decode does, even
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
+            // The old one goes first: two open at once would hold two indexes.
+            decoder = nil
             let flag = cancellation
-            decoder = try PCMDecoder(url: url, sampleFormat: sampleFormat, isCancelled: { flag.isCancelled })
+            decoder = try Self.makeDecoder(source: try AudioSource(url: url, isCancelled: { flag.isCancelled }),
+                                           sampleFormat: sampleFormat, cancellation: cancellation)
             carried.removeAll(keepingCapacity: true)
-        } else if run.lowerBound != nextSequential {
+            nextSequential = 0
+        }
+        guard let decoder else {
+            throw ReverseAudioError.decodingFailed(path: url.displayPath, reason: "it could not be opened again")
+        }
+        if run.lowerBound != nextSequential {
             try decoder.limit(to: (run.lowerBound * chunkFrames)..<frameCount)
             carried.removeAll(keepingCapacity: true)
             seekCount += 1

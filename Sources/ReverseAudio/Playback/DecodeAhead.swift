@@ -20,7 +20,7 @@ final class DecodeAhead: @unchecked Sendable {
     let aheadChunks: Int
     let behindChunks: Int
 
-    init(cache: ChunkCache, control: PlayerControl, aheadChunks: Int = 8, behindChunks: Int = 2) {
+    init(cache: ChunkCache, control: PlayerControl, aheadChunks: Int = 12, behindChunks: Int = 3) {
         self.cache = cache
         self.control = control
         self.aheadChunks = min(aheadChunks, cache.capacity / 2)

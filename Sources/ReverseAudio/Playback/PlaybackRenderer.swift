@@ -16,6 +16,8 @@ import Foundation
 public final class PlaybackRenderer {
     /// The samples rendered.
     public let format: PCMFormat
+    /// The file's description (tags, codec, length), read once when opening it.
+    public var info: AudioInfo { cache.info }
     /// Frames in the file.
     public var frameCount: Int64 { cache.frameCount }
     /// Where playback is.
@@ -32,7 +34,7 @@ public final class PlaybackRenderer {
     /// Chunks decoded with one seek when playing backwards finds its chunk missing: many when
     /// rendering as fast as possible (fewer seeks), one under a player (the decode-ahead thread
     /// brings the rest; the device is waiting).
-    var reverseMissSpan = 16
+    var reverseMissSpan = 20
     private var pending: [PlaybackCommand] = []
     private var scheduled: [(frame: Int64, command: PlaybackCommand)] = []
     private var lastChunk: DecodedChunk?
