@@ -180,7 +180,7 @@ import TestSupport
         #expect(played == expected)
     }
 
-    @Test("bad playback options: a marker past the end, a backwards loop, no device: one-line errors")
+    @Test("bad playback options: a marker past the end, a backwards loop, a bad event: one-line errors")
     func badOptions() throws {
         let input = Fixtures.url("flac-s16-2ch-44100.flac").path
         for options in [["--loop-start", "0.2", "--loop-end", "0.1", "--to-file", "/tmp/x.wav"], ["--from", "10", "--to-file", "/tmp/x.wav"],

@@ -13,6 +13,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     let pace: Double
     private let lock = NSLock()
     private var bytes: [UInt8] = []
+    private var writeTimes: [ContinuousClock.Instant] = []
     private var rate = 0
     private var bytesPerFrame = 1
     private(set) var calls: [String] = []
@@ -33,6 +34,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws {
         let seconds = locked {
             bytes.append(contentsOf: samples)
+            writeTimes.append(.now)
             return Double(frameCount) / Double(rate) * pace
         }
         if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
@@ -49,6 +51,10 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         locked { bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)).map { Int16(littleEndian: $0) } } }
     }
     var history: [String] { locked { calls } }
+    /// Seconds from the first write to the last.
+    var writingSeconds: Double {
+        locked { writeTimes.count < 2 ? 0 : (writeTimes.last! - writeTimes.first!) / .seconds(1) }
+    }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -60,6 +66,11 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
 /// The player around the renderer: threads, commands from other threads, events; and the
 /// decode-ahead plan.
 @Suite struct PlaybackPlayerTests {
+    /// Blocks the calling thread (a sleep that cannot resume late the way an await can).
+    static func block(_ seconds: Double) {
+        Thread.sleep(forTimeInterval: seconds)
+    }
+
     static func collect(_ player: AudioPlayer) async -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         for await event in player.events { events.append(event) }
@@ -74,12 +85,12 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         let device = RecordingDevice(periodFrames: 441, pace: 0.1)
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: input), device: device)
         try player.start()
-        let sender = Task.detached {
-            while device.frames < 150_000 { try await Task.sleep(for: .milliseconds(2)) }
+        // A thread of its own, not a task: other tests may keep the cooperative pool busy.
+        Thread.detachNewThread {
+            while device.frames < 150_000 { Thread.sleep(forTimeInterval: 0.002) }
             player.send(.toggleDirection)
         }
         let events = await Self.collect(player)
-        try await sender.value
         guard case .endReached(let last) = events.last else {
             Issue.record("the last event is not the end: \(String(describing: events.last))")
             return
@@ -102,16 +113,16 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         let input = Fixtures.url("flac-s16-2ch-44100.flac")
         let device = RecordingDevice(periodFrames: 441, pace: 1)
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: input, direction: .reverse), device: device)
-        let started = ContinuousClock.now
         try player.start()
+        // The events wait in the stream's buffer however late this task gets to read them.
         let events = await Self.collect(player)
-        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        let seconds = device.writingSeconds
         let positions = events.compactMap { event -> PlaybackStatus? in
             if case .position(let status) = event { return status }
             return nil
         }
         #expect(seconds >= 0.9, "a second of audio took \(seconds) s on a real-time device")
-        #expect(Double(positions.count) >= 10 * (seconds - 0.1), "\(positions.count) position events in \(seconds) s")
+        #expect(Double(positions.count) >= 10 * seconds, "\(positions.count) position events in \(seconds) s")
         #expect(positions.map(\.state.position) == positions.map(\.state.position).sorted(by: >), "backwards, the cursor only falls")
         #expect(positions.allSatisfy { $0.state.direction == .reverse })
         guard case .endReached(let last) = events.last else {
@@ -127,23 +138,24 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         let device = RecordingDevice(periodFrames: 441, pace: 1)
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: input), device: device)
         try player.start()
-        let collector = Task { await Self.collect(player) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Timed by blocking this test's own thread: an await could resume late when
+        // other tests keep the cooperative pool busy.
+        Self.block(0.2)
         player.send(.pause)
-        try await Task.sleep(for: .milliseconds(100))
+        Self.block(0.1)
         let held = device.frames
         let status = player.status
-        try await Task.sleep(for: .milliseconds(200))
+        Self.block(0.2)
         #expect(!status.state.isPlaying)
-        #expect(device.frames == held, "nothing is written while paused")
+        #expect(held < 441_000 && device.frames == held, "nothing is written while paused")
         #expect(player.status.state.position == status.state.position)
         player.send(.play)
-        try await Task.sleep(for: .milliseconds(200))
+        Self.block(0.2)
         #expect(device.frames > held)
         let stopping = ContinuousClock.now
         player.stop()
         #expect(ContinuousClock.now - stopping < .milliseconds(200))
-        let events = await collector.value
+        let events = await Self.collect(player)
         #expect(!events.contains { if case .endReached = $0 { return true } else { return false } })
         #expect(device.history == ["open", "pause", "resume", "close"])
     }

@@ -3,6 +3,7 @@ rendered --to-file against the forward decode, and the CPU share of one core whi
 time. Kept in its own file so that scripts/bench only hooks it in; `bench` is that script's module
 (its Command, inputs and table helpers)."""
 
+import datetime
 import os
 import resource
 import shutil
@@ -175,6 +176,7 @@ def realtime_row(binary, source, minutes, fmt, seconds, sink):
 
 
 def measure(bench, binary, args, work):
+    load_before = bench.load_average()
     minutes = minutes_list(args.play_minutes)
     runs = args.play_runs or args.runs
     inputs = bench.make_inputs(work, minutes, args.format_list)
@@ -195,7 +197,11 @@ def measure(bench, binary, args, work):
                 realtime.append(realtime_row(binary, inputs[(length, fmt)], length, fmt, args.play_seconds, sink))
     finally:
         sink.stop()
-    report = {"rows": rows, "realtime": realtime, "runs": runs, "minutes": minutes, "seconds": args.play_seconds}
+    report = {"rows": rows, "realtime": realtime, "runs": runs, "minutes": minutes, "seconds": args.play_seconds,
+              "loads": (load_before, bench.load_average()),
+              "commit": bench.first_line(["git", "rev-parse", "--short", "HEAD"]),
+              "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+              "pulse": bench.first_line(["pulseaudio", "--version"]) if shutil.which("pulseaudio") else None}
     report["verdicts"] = verdicts(report)
     return report
 
@@ -287,7 +293,11 @@ def section(bench, report):
         kept = bench.existing_section(HEADING)
         return kept or [HEADING, "", "Not measured yet: run `scripts/bench --tables play --write`."]
     lines = [HEADING, "", f"Measured with `scripts/bench --tables play --play-minutes {','.join(f'{m:g}' for m in report['minutes'])} "
-             f"--play-runs {report['runs']} --play-seconds {report['seconds']:g}`.", "", METHOD, "", LEGEND, "",
+             f"--play-runs {report['runs']} --play-seconds {report['seconds']:g}` on {report['date']}, reverse-audio at "
+             f"commit {report['commit']}, on the machine above"
+             + (f", {report['pulse']}" if report["pulse"] else "")
+             + f"; load average {report['loads'][0]} before, {report['loads'][1]} after (other work on the machine "
+             "skews wall times; the CPU seconds are steadier).", "", METHOD, "", LEGEND, "",
              bench.markdown_table(report["rows"], HEADERS, cells), "", REALTIME_LEGEND, "",
              bench.markdown_table(report["realtime"], REALTIME_HEADERS, realtime_cells), "",
              *bench.verdict_lines(report["verdicts"]), "", "Raw timings (seconds, in run order):", ""]

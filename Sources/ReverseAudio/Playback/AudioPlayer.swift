@@ -57,10 +57,12 @@ public final class AudioPlayer: Sendable {
         stop()
     }
 
-    /// Opens the device and starts playing.
+    /// Opens the device and starts playing. Once: later calls (and calls after ``stop()``, or
+    /// after the device failed to open) do nothing.
     /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` when the device cannot
     ///   be opened for ``format``.
     public func start() throws {
+        guard control.markStarted() else { return }
         try device.open(format: format)
         control.threadStarted()
         control.threadStarted()

@@ -9,6 +9,7 @@ final class PlayerControl: @unchecked Sendable {
     private var stopping = false
     private var published: PlaybackStatus
     private var running = 0
+    private var started = false
 
     init(status: PlaybackStatus) {
         published = status
@@ -64,6 +65,15 @@ final class PlayerControl: @unchecked Sendable {
         condition.lock()
         published = status
         condition.unlock()
+    }
+
+    /// True the first time only: a player starts once.
+    func markStarted() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !started, !stopping else { return false }
+        started = true
+        return true
     }
 
     /// Counts a thread as started (before it starts) and as finished (as it ends).
