@@ -78,10 +78,11 @@ import TestSupport
         }
     }
 
-    @Test("a whole-file reverse play equals areverse", arguments: fixtures)
+    @Test("a whole-file reverse play equals areverse, bit for bit (AAC too: its first chunks come from one decode from frame 0)",
+          arguments: fixtures)
     func reversePlay(_ name: String) throws {
         let input = Fixtures.url(name)
-        Self.expectMatch(try Self.play(input, ["--reverse"]), try FFmpegOracle.reversedSamples(of: input), name, "reversed")
+        #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input), "\(name)")
     }
 
     @Test("toggles, seeks and loops in both directions equal the semantics applied to the forward decode", arguments: fixtures)
