@@ -27,8 +27,20 @@ let package = Package(
         ),
         // One owner type per FFmpeg object; the only module that touches C pointers.
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
-        // Media model and operations: decode, reverse, write, verify.
-        .target(name: "ReverseAudio", dependencies: ["FFmpeg"]),
+        // C bridge to ALSA (Linux only): sound output for `play`.
+        .systemLibrary(
+            name: "CALSA",
+            path: "Modules/CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        // The owner of an ALSA playback PCM; the only module that touches ALSA (empty elsewhere).
+        .target(name: "ALSA", dependencies: [.target(name: "CALSA", condition: .when(platforms: [.linux]))]),
+        // Media model and operations: decode, reverse, write, verify, play.
+        .target(name: "ReverseAudio", dependencies: [
+            "FFmpeg",
+            .target(name: "ALSA", condition: .when(platforms: [.linux])),
+        ]),
         // The command-line tool: parses, calls the library, prints.
         .executableTarget(
             name: "reverse-audio",

@@ -136,6 +136,14 @@ package final class Demuxer {
         interrupt.resetBudget()
     }
 
+    /// Caps the index FFmpeg builds from the packets it reads, for formats that keep one (WAV,
+    /// FLAC, MP3: `max_index_size`; when full, every other entry goes). Each entry is inserted
+    /// in timestamp order, so reading a file from its end backwards moves the whole index once
+    /// per packet: a small cap keeps that cheap.
+    package func limitIndexMemory(to bytes: Int) {
+        context.pointee.max_index_size = UInt32(clamping: bytes)
+    }
+
     /// Moves reading to byte `offset` of the file (a packet's start, from an earlier read).
     package func seek(toByte offset: Int64) throws(FFmpegError) {
         try FFmpegError.check(av_seek_frame(context, -1, offset, ra_seek_flag_byte()), "seeking", path: path)

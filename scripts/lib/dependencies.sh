@@ -1,7 +1,8 @@
 # Installs what ReverseAudio needs, and nothing that is already there. Sourced by scripts/*.
-#   ensure_dependencies build    FFmpeg's -dev libraries and pkg-config
-#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle)
-#   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time and valgrind (callgrind)
+#   ensure_dependencies build    FFmpeg's -dev libraries, ALSA's (Linux: play's sound output) and pkg-config
+#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle), tmux (play's keyboard test)
+#   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time, valgrind (callgrind), and
+#                                  PulseAudio with its ALSA plugin (a null sink paces real-time play)
 #   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
 
 ensure_dependencies() {
@@ -19,10 +20,10 @@ ensure_dependencies() {
 
 ensure_debian() {
     local purpose=$1
-    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev)
+    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev)
     case "$purpose" in
-        test) packages+=(ffmpeg sox time) ;;
-        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind) ;;
+        test) packages+=(ffmpeg sox time tmux) ;;
+        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
     esac
     if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

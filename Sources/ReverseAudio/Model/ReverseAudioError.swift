@@ -41,6 +41,10 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     /// The input's video stream cannot be decoded: no decoder in this FFmpeg build, or damage.
     /// `stream` names it ("video stream 0 (h264)").
     case videoStreamFailed(path: String, stream: String, reason: String)
+    /// The sound device cannot be opened (no such device, no sound server, busy).
+    case deviceUnavailable(name: String, reason: String)
+    /// The sound device failed while playing.
+    case deviceFailed(name: String, reason: String)
 
     /// One line that names the file and the reason.
     public var description: String {
@@ -83,6 +87,10 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): no video stream (found \(found)); to reverse audio, use: reverse-audio convert \(path) OUTPUT --reverse"
         case .videoStreamFailed(let path, let stream, let reason):
             return "\(path): \(stream): \(reason)"
+        case .deviceUnavailable(let name, let reason):
+            return "sound device '\(name)': cannot open it (\(reason)); render to a file instead with --to-file OUT.wav"
+        case .deviceFailed(let name, let reason):
+            return "sound device '\(name)': \(reason)"
         }
     }
 

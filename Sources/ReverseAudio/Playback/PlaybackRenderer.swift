@@ -16,6 +16,8 @@ import Foundation
 public final class PlaybackRenderer {
     /// The samples rendered.
     public let format: PCMFormat
+    /// The file's description (tags, codec, length), read once when opening it.
+    public var info: AudioInfo { cache.info }
     /// Frames in the file.
     public var frameCount: Int64 { cache.frameCount }
     /// Where playback is.
@@ -27,9 +29,15 @@ public final class PlaybackRenderer {
     /// Times a loop wrapped around.
     public private(set) var loopWraps = 0
 
-    private let cache: ChunkCache
+    /// The decoded chunks; shared with a player's decode-ahead thread.
+    let cache: ChunkCache
+    /// Chunks decoded with one seek when playing backwards finds its chunk missing: many when
+    /// rendering as fast as possible (fewer seeks), one under a player (the decode-ahead thread
+    /// brings the rest; the device is waiting).
+    var reverseMissSpan = 20
     private var pending: [PlaybackCommand] = []
     private var scheduled: [(frame: Int64, command: PlaybackCommand)] = []
+    private var lastChunk: DecodedChunk?
 
     /// Opens `url` for playback.
     /// - Parameters:
@@ -83,28 +91,23 @@ public final class PlaybackRenderer {
                 break
             }
             if state.loop != nil, wrapped(from: before, to: first) { loopWraps += 1 }
-            let chunkFrames = Int64(cache.chunkFrames)
-            let chunkIndex = first / chunkFrames
-            let offsetInChunk = Int(first - chunkIndex * chunkFrames)
-            let chunk = try cache.chunk(chunkIndex)
+            let chunk = try chunk(holding: first)
+            let offsetInChunk = Int(first - chunk.index * Int64(cache.chunkFrames))
+            let source = chunk.bytes.baseAddress!
             switch state.direction {
             case .forward:
-                var limit = Int64(chunk.count / frameBytes - offsetInChunk)
+                var limit = Int64(chunk.frameCount - offsetInChunk)
                 if let loop = state.loop, first < loop.upperBound { limit = min(limit, loop.upperBound - first) }
                 run = min(run, Int(limit))
-                chunk.withUnsafeBytes { source in
-                    (buffer.baseAddress! + rendered * frameBytes).copyMemory(
-                        from: source.baseAddress! + offsetInChunk * frameBytes, byteCount: run * frameBytes)
-                }
+                (buffer.baseAddress! + rendered * frameBytes).copyMemory(from: source + offsetInChunk * frameBytes,
+                                                                         byteCount: run * frameBytes)
                 state.seek(to: first + Int64(run))
             case .reverse:
                 var limit = Int64(offsetInChunk + 1)
                 if let loop = state.loop, first >= loop.lowerBound { limit = min(limit, first - loop.lowerBound + 1) }
                 run = min(run, Int(limit))
-                chunk.withUnsafeBytes { source in
-                    FrameReversal.copyReversed(source.baseAddress! + (offsetInChunk - run + 1) * frameBytes,
-                                               to: buffer.baseAddress! + rendered * frameBytes, frames: run, frameBytes: frameBytes)
-                }
+                FrameReversal.copyReversed(source + (offsetInChunk - run + 1) * frameBytes,
+                                           to: buffer.baseAddress! + rendered * frameBytes, frames: run, frameBytes: frameBytes)
                 state.seek(to: first - Int64(run) + 1)
             }
             rendered += run
@@ -133,12 +136,7 @@ public final class PlaybackRenderer {
                 let frames = try buffer.withUnsafeMutableBytes { try render(into: $0, frameCount: wanted) }
                 // Paused with nothing scheduled to resume: nothing more will come.
                 if frames == 0 && (!state.isPlaying && !scheduled.contains { $0.command == .play }) { break }
-                if frames == 0 && !state.isPlaying, let next = scheduled.first {
-                    // Paused until a scheduled command: the output timeline stands still, so run it now.
-                    scheduled.removeFirst()
-                    execute(next.command)
-                    continue
-                }
+                if frames == 0 && runNextScheduledCommandWhilePaused() { continue }
                 try buffer.withUnsafeBytes { try writer.append(UnsafeRawBufferPointer(rebasing: $0[0..<(frames * format.bytesPerFrame)]), frames: frames) }
             }
             try writer.finish()
@@ -147,6 +145,23 @@ public final class PlaybackRenderer {
             throw error
         }
         return framesRendered - start
+    }
+
+    /// While paused, the output timeline stands still, so a command scheduled on it could never
+    /// be reached: runs the next one now. False when not paused or nothing is scheduled.
+    func runNextScheduledCommandWhilePaused() -> Bool {
+        guard !state.isPlaying, !isFinished, !scheduled.isEmpty else { return false }
+        execute(scheduled.removeFirst().command)
+        return true
+    }
+
+    /// The chunk holding `frame`: the one used last if it does, else from the cache.
+    private func chunk(holding frame: Int64) throws -> DecodedChunk {
+        let index = cache.index(of: frame)
+        if let lastChunk, lastChunk.index == index { return lastChunk }
+        let found = try cache.chunk(index, span: state.direction == .reverse ? reverseMissSpan : 1)
+        lastChunk = found
+        return found
     }
 
     private func wrapped(from before: Int64, to first: Int64) -> Bool {

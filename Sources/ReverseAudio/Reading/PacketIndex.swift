@@ -13,18 +13,34 @@ final class PacketIndex {
     struct Entry {
         /// Byte position of the packet in the file.
         let position: Int64
-        /// Bytes of payload.
-        let size: Int
         /// Output frame of the packet's first sample before its own start trimming: the
         /// timestamp (in samples) the packet is stamped with so its frames come out at the
         /// right output positions.
         let rawStart: Int64
         /// Output frame of the packet's first sample after trimming.
         let outputStart: Int64
+        // Narrow fields: an hour of MP3 is 140,000 entries, kept for as long as the file is open.
+        private let storedSize: Int32
+        private let storedEmitted: Int32
+        private let skipStart: UInt32
+        private let skipEnd: UInt32
+
+        init(position: Int64, size: Int, rawStart: Int64, outputStart: Int64, emitted: Int64, skip: (start: Int, end: Int)) {
+            self.position = position
+            self.rawStart = rawStart
+            self.outputStart = outputStart
+            storedSize = Int32(clamping: size)
+            storedEmitted = Int32(clamping: emitted)
+            skipStart = UInt32(clamping: skip.start)
+            skipEnd = UInt32(clamping: skip.end)
+        }
+
+        /// Bytes of payload.
+        var size: Int { Int(storedSize) }
         /// Frames of output the packet yields after trimming.
-        let emitted: Int64
+        var emitted: Int64 { Int64(storedEmitted) }
         /// The gapless trimming the demuxer attached to it.
-        let skip: (start: Int, end: Int)
+        var skip: (start: Int, end: Int) { (Int(skipStart), Int(skipEnd)) }
     }
 
     private(set) var entries: [Entry] = []
@@ -48,6 +64,12 @@ final class PacketIndex {
     /// index covers `frame`, or the stream ends.
     func extend(through frame: Int64, demuxer: Demuxer, streamIndex: Int, packet: Packet,
                 isCancelled: () -> Bool) throws {
+        // Room for every packet up to `frame` at once: doubling would hold two copies at its peak.
+        // (Not for an open end: the whole file's count is not known, and a guess could be huge.)
+        if frame < Int64.max / 2 {
+            let needed = Int(min(frame / max(frameSize, 1), 1 << 22)) + 64
+            if needed > entries.capacity { entries.reserveCapacity(needed) }
+        }
         while !isComplete && total <= frame {
             if isCancelled() { throw CancellationError() }
             guard try demuxer.readPacket(into: packet) else {
