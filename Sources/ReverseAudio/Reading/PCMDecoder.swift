@@ -212,9 +212,11 @@ public final class PCMDecoder {
 
     /// Decodes only output frames `range` of the stream: seeks to its start and stops at its end
     /// (an upper bound of `Int64.max` is the end of the stream).
-    /// - Parameter requiringWholeRange: true for a range a person asked for: a start past the
-    ///   end of the stream fails here, and an end past it fails when decoding reaches the
-    ///   stream's end, naming the true length either way (a header may misstate it).
+    /// - Parameters:
+    ///   - range: output frames of a continuous decode from the start.
+    ///   - requiringWholeRange: true for a range a person asked for: a start past the end of the
+    ///     stream fails here, and an end past it fails when decoding reaches the stream's end,
+    ///     naming the true length either way (a header may misstate it).
     public func limit(to range: Range<Int64>, requiringWholeRange: Bool = false) throws {
         let seek = try seek(toFrame: range.lowerBound, decodingUntil: range.upperBound)
         if requiringWholeRange && seek.reached < range.lowerBound {
