@@ -17,6 +17,7 @@ static inline void ra_alsa_silence_errors(void) {
     snd_lib_error_set_handler(ra_alsa_quiet_handler);
 }
 
+static inline int ra_alsa_open_nonblocking(void) { return SND_PCM_NONBLOCK; }
 static inline int ra_alsa_epipe(void) { return -EPIPE; }
 static inline int ra_alsa_estrpipe(void) { return -ESTRPIPE; }
 static inline int ra_alsa_eintr(void) { return -EINTR; }

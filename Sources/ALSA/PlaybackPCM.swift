@@ -1,7 +1,7 @@
 #if os(Linux)
 import CALSA
 
-/// Owns one ALSA playback PCM (`snd_pcm_t`), opened blocking, interleaved, with ALSA's own
+/// Owns one ALSA playback PCM (`snd_pcm_t`), written blocking, interleaved, with ALSA's own
 /// conversions allowed (`plug`), so any PCM name works: `default` (PulseAudio or PipeWire on a
 /// desktop), `hw:0`, `null`, `file:FILE=/tmp/x.raw,FORMAT=raw`.
 ///
@@ -26,10 +26,13 @@ package final class PlaybackPCM {
         self.name = name
         self.bytesPerFrame = bytesPerFrame
         var opened: OpaquePointer?
-        try ALSAError.check(snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, 0), "opening the device")
+        // Opened without blocking: a busy hardware device fails at once (EBUSY) instead of
+        // waiting for whoever holds it; writes block again after that.
+        try ALSAError.check(snd_pcm_open(&opened, name, SND_PCM_STREAM_PLAYBACK, ra_alsa_open_nonblocking()), "opening the device")
         guard let opened else { throw ALSAError(code: -ENODEV, operation: "opening the device") }
         handle = opened
         do {
+            try ALSAError.check(snd_pcm_nonblock(opened, 0), "opening the device")
             try ALSAError.check(snd_pcm_set_params(opened, encoding.alsaFormat, SND_PCM_ACCESS_RW_INTERLEAVED,
                                                    UInt32(channels), UInt32(rate), 1, UInt32(latencyMicroseconds)),
                                 "setting \(channels) channels at \(rate) Hz")

@@ -19,8 +19,6 @@ struct EditFlags: ParsableArguments {
     @Flag(help: "Say how each piece got into the output (copied, re-encoded, silence).")
     var verbose = false
 
-    private var flagsVerbose: Bool { verbose }
-
     func validate() throws {
         if let format, format != "same" { try ConversionFlags.validateFormat(format) }
     }
@@ -34,10 +32,10 @@ struct EditFlags: ParsableArguments {
             let composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
                                           overwrite: overwrite, reencodes: reencode)
             let result = try await SignalCancellation.run {
-                try await Task.detached { try composition.write(to: url) }.value
+                try await composition.write(to: url)
             }
             result.warnings.forEach { ErrorReporting.printWarning($0, file: output) }
-            if flagsVerbose { result.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
+            if verbose { result.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
             let seconds = String.seconds(Double(result.frames) / Double(result.format.sampleRate))
             let summary = "wrote \(output): \(seconds), \(result.frames) frames, \(result.format), \(result.outputFormat.container.rawValue) / \(result.outputFormat.codec?.rawValue ?? "?")"
             if Console.isStandardOutput(url.path) { Console.error(summary) } else { Console.out(summary) }
@@ -81,8 +79,10 @@ struct TrimCommand: AsyncParsableCommand {
             let url = try StandardStreams.seekableInputURL(input)
             guard let tail else { return (url, try range.range()) }
             let info = try AudioInfo.read(from: url)
-            let keep = tail.frame(atRate: info.sampleRate)
-            return (url, try TimeRange(start: .frames(max(0, (info.frames ?? 0) - keep))))
+            guard let frames = info.frames else {
+                throw ReverseAudioError.invalidOption("\(input): its length cannot be known without decoding it, so --tail cannot tell where to start; give --start")
+            }
+            return (url, try TimeRange(start: .frames(max(0, frames - tail.frame(atRate: info.sampleRate)))))
         }
         let pieces = (padStart.map { [Composition.Piece.silence($0)] } ?? []) + [.file(url, range: cut)]
             + (padEnd.map { [Composition.Piece.silence($0)] } ?? [])
@@ -132,8 +132,15 @@ struct ComposeCommand: AsyncParsableCommand {
     func run() async throws {
         let pieces = try ErrorReporting.exitingOnFailure {
             let url = URL(fileURLWithPath: plan)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
                 throw ReverseAudioError.fileNotFound(path: plan)
+            }
+            guard !isFolder.boolValue, FileManager.default.isReadableFile(atPath: url.path) else {
+                throw ReverseAudioError.unreadable(path: plan, reason: isFolder.boolValue ? "it is a folder, not a plan" : "permission denied")
+            }
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ReverseAudioError.unreadable(path: plan, reason: "the plan is not UTF-8 text")
             }
             return try CompositionPlan.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
         }

@@ -64,7 +64,7 @@ struct PlayCommand: AsyncParsableCommand {
         do {
             if let toFile {
                 let result = try await SignalCancellation.run { [self] in
-                    try await Task.detached { try render(to: toFile) }.value
+                    try await BlockingWork.run { flag in try render(to: toFile, cancellation: flag) }
                 }
                 Console.out(result)
             } else {
@@ -107,11 +107,11 @@ struct PlayCommand: AsyncParsableCommand {
         return (renderer, region)
     }
 
-    private func render(to path: String) throws -> String {
+    private func render(to path: String, cancellation: CancellationFlag) throws -> String {
         let (renderer, _) = try makeRenderer()
         let rate = renderer.format.sampleRate
-        try renderer.render(toFile: URL(fileURLWithPath: path), maximumFrames: duration.map { $0.frame(atRate: rate) },
-                            overwrite: overwrite)
+        try renderer.render(toFile: StandardStreams.outputURL(path), maximumFrames: duration.map { $0.frame(atRate: rate) },
+                            overwrite: overwrite, cancellation: cancellation)
         let seconds = String.seconds(Double(renderer.framesRendered) / Double(rate))
         return "rendered \(input) -> \(path): \(seconds), \(renderer.framesRendered) frames, \(renderer.format)"
     }

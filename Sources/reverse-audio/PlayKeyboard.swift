@@ -10,11 +10,10 @@ import Darwin
 /// space pause/resume, `r` toggle direction, ←/→ seek −/+5 s, `[`/`]` loop start/end at the
 /// cursor, `l` loop on/off, `q` or Ctrl-C quit.
 final class PlayKeyboard: @unchecked Sendable {
-    // @unchecked: `markers`, `quitRequested` and `reading` are only touched under `lock`.
+    // @unchecked: `markers` and `reading` are only touched under `lock`.
     private let player: AudioPlayer
     private let lock = NSLock()
     private var markers: LoopMarkers
-    private var quitRequested = false
     private var reading = true
     private let finished = DispatchSemaphore(value: 0)
     /// Seconds a ← or → moves the cursor.
@@ -30,13 +29,6 @@ final class PlayKeyboard: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return markers
-    }
-
-    /// True once `q` or Ctrl-C was pressed.
-    var didQuit: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return quitRequested
     }
 
     /// Starts reading standard input.
@@ -105,7 +97,6 @@ final class PlayKeyboard: @unchecked Sendable {
             player.send(.loop(region))
         case .quit:
             lock.lock()
-            quitRequested = true
             reading = false
             lock.unlock()
             player.stop()

@@ -51,7 +51,7 @@ import TestSupport
         var expected: [UInt8] = []
         for (index, plan) in try Self.plans(source, url: input, seed: UInt64(name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })).enumerated() {
             let output = directory.file("\(index).\(input.pathExtension)")
-            let result = try Composition(pieces: plan.pieces).write(to: output)
+            let result = try Composition(pieces: plan.pieces).write(to: output, cancellation: CancellationFlag())
             #expect(result.frames * Int64(source.frameBytes) == Int64(plan.expected.count), "\(name) #\(index)")
             #expect(result.paths.allSatisfy { $0.hasPrefix("copied") || $0 == "silence" }, "\(name) #\(index): \(result.paths)")
             outputs.append(output)

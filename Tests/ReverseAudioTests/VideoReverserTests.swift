@@ -117,12 +117,13 @@ import TestSupport
         // depend on Swift's cooperative pool getting to it while other suites keep it busy.
         let canceller = TaskCanceller()
         let task = Task {
-            try await VideoReverser.reverse(input, to: output, options: VideoOptions(preset: "veryslow", memoryLimit: 1 << 20),
+            try await VideoReverser.reverse(input, to: output, options: VideoOptions(preset: "medium", memoryLimit: 1 << 20),
                                             progress: { if $0 > 0.05 { canceller.cancel() } })
         }
         canceller.set(task)
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(canceller.cancelledAt.map { Date().timeIntervalSince($0) < 3 } == true, "cancellation is prompt")
+        // Within a picture or two and the encoder's teardown; generous, as other suites load the machine.
+        #expect(canceller.cancelledAt.map { Date().timeIntervalSince($0) < 5 } == true, "cancellation is prompt")
         #expect(folder.contents == ["long.mkv"], "left behind: \(folder.contents)")
     }
 

@@ -8,7 +8,7 @@ import Foundation
 ///     .file(URL(fileURLWithPath: "take.wav"), range: try TimeRange(start: .seconds(1), end: .seconds(3))),
 ///     .silence(.seconds(0.5)),
 ///     .file(URL(fileURLWithPath: "take.wav"), reversed: true),
-/// ]).write(to: URL(fileURLWithPath: "out.wav"))
+/// ]).write(to: URL(fileURLWithPath: "out.wav"))   // async; write(to:cancellation:) blocks
 /// ```
 ///
 /// The output takes the first file's format: its sample format and rate, its layout, and, when
@@ -63,11 +63,18 @@ public struct Composition: Sendable {
         public let warnings: [String]
     }
 
-    /// Writes the composition to `output`, publishing it only when complete.
+    /// Writes the composition to `output` on a thread of its own, publishing it only when
+    /// complete; cancelling the task stops the work and removes the partial output.
+    public func write(to output: URL) async throws -> Result {
+        let composition = self
+        return try await BlockingWork.run { flag in try composition.write(to: output, cancellation: flag) }
+    }
+
+    /// The blocking form of ``write(to:)``: runs on the calling thread.
     /// - Parameters:
     ///   - output: the file to write.
     ///   - cancellation: stops the work (and removes the partial output) when set.
-    public func write(to output: URL, cancellation: CancellationFlag = CancellationFlag()) throws -> Result {
+    public func write(to output: URL, cancellation: CancellationFlag) throws -> Result {
         let files = pieces.compactMap { piece -> URL? in
             if case .file(let url, _, _) = piece { return url }
             return nil

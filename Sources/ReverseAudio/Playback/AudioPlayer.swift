@@ -62,10 +62,14 @@ public final class AudioPlayer: Sendable {
     /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` when the device cannot
     ///   be opened for ``format``.
     public func start() throws {
-        guard control.markStarted() else { return }
-        try device.open(format: format)
-        control.threadStarted()
-        control.threadStarted()
+        guard control.markStarted(threads: 2) else { return }
+        do {
+            try device.open(format: format)
+        } catch {
+            control.threadFinished()
+            control.threadFinished()
+            throw error
+        }
         let decodeThread = Thread { [decodeAhead, control] in
             decodeAhead.run()
             control.threadFinished()
@@ -170,6 +174,9 @@ public final class AudioPlayer: Sendable {
             }
         }
         device.close()
+        // Playback is over (its end, a failure): the decode-ahead thread need not wait for stop().
+        control.requestStop()
+        decodeAhead.wake()
         continuation.finish()
     }
 

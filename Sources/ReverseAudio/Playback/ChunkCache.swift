@@ -122,13 +122,6 @@ final class ChunkCache: @unchecked Sendable {
         return chunks[index] != nil
     }
 
-    /// The chunk the decoder reaches next without a seek.
-    var sequentialChunk: Int64 {
-        decoding.lock()
-        defer { decoding.unlock() }
-        return nextSequential
-    }
-
     /// Seeks the decoder made so far (each run of chunks not following the last costs one).
     var seeks: Int {
         decoding.lock()

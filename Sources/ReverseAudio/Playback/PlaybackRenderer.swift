@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 
 /// The heart of playback: fills the next frames of output from a file streamed from disk, going
@@ -118,18 +119,34 @@ public final class PlaybackRenderer {
 
     /// Renders until playback ends (or `maximumFrames` of output) into a file, as fast as it
     /// goes: what a device would have received (`play --to-file`).
+    /// - Parameters:
+    ///   - url: the file to write (never the file played).
+    ///   - maximumFrames: stop after this much output.
+    ///   - overwrite: replace an existing file at `url`.
+    ///   - cancellation: stops the rendering (and removes the partial file) when set.
     /// - Returns: the frames written.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a loop (set now, pending or
+    ///   scheduled) that nothing ends: without `maximumFrames` it would fill the disk.
     @discardableResult
-    public func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false) throws -> Int64 {
-        if maximumFrames == nil && state.loop != nil && !scheduled.contains(where: { $0.command == .stop || $0.command == .loop(nil) }) {
-            throw ReverseAudioError.invalidOption("\(url.displayPath): a loop never ends; give a length (--duration) or a stop event")
+    public func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,
+                       cancellation: CancellationFlag? = nil) throws -> Int64 {
+        let loops = state.loop != nil || (pending + scheduled.map(\.command)).contains {
+            if case .loop(let region) = $0 { return region != nil }
+            return false
         }
-        let writer = try AudioFileWriter(url: url, format: format, overwrite: overwrite)
+        let ends = scheduled.contains { $0.command == .stop || $0.command == .loop(nil) }
+        if maximumFrames == nil && loops && !ends {
+            throw ReverseAudioError.invalidOption("\(url.displayPath): a loop never ends; give a length of output or a stop event")
+        }
+        let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url),
+                                         channelLayout: ChannelLayout(named: format.channelLayoutName, channelCount: format.channelCount),
+                                         source: nil, overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
         let blockFrames = 4096
         var buffer = [UInt8](repeating: 0, count: blockFrames * format.bytesPerFrame)
         let start = framesRendered
         do {
             while !isFinished {
+                if cancellation?.isCancelled == true { throw CancellationError() }
                 var wanted = blockFrames
                 if let maximumFrames { wanted = Int(min(Int64(wanted), maximumFrames - (framesRendered - start))) }
                 guard wanted > 0 else { break }

@@ -67,22 +67,18 @@ final class PlayerControl: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True the first time only: a player starts once.
-    func markStarted() -> Bool {
+    /// True the first time only: a player starts once. Counts its `threads` as running in the
+    /// same step, so a ``waitForThreads()`` that comes in between still waits for them.
+    func markStarted(threads: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !started, !stopping else { return false }
         started = true
+        running += threads
         return true
     }
 
-    /// Counts a thread as started (before it starts) and as finished (as it ends).
-    func threadStarted() {
-        condition.lock()
-        running += 1
-        condition.unlock()
-    }
-
+    /// Counts a thread as finished (as it ends, or when it will not start after all).
     func threadFinished() {
         condition.lock()
         running -= 1

@@ -2,8 +2,16 @@ import Foundation
 
 /// Runs blocking FFmpeg work on a dedicated thread so it never occupies Swift's cooperative
 /// thread pool, and turns task cancellation into a flag the work polls.
-enum BlockingWork {
-    static func run<Result: Sendable>(
+///
+/// ```swift
+/// let frames = try await BlockingWork.run { flag in
+///     try renderer.render(toFile: output, cancellation: flag)
+/// }
+/// ```
+public enum BlockingWork {
+    /// Runs `work` on a thread of its own and returns what it returns; cancelling the calling
+    /// task sets the flag `work` is given (the library's operations stop within a packet).
+    public static func run<Result: Sendable>(
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
         let flag = CancellationFlag()

@@ -33,9 +33,6 @@ final class GroupBuffer {
 
     deinit { record?.deallocate() }
 
-    var isEmpty: Bool { held.isEmpty && spilled.isEmpty }
-    var count: Int { held.count + spilled.count }
-
     /// Keeps `frame` (taken over: the caller's frame is left empty) shown at `timestamp`.
     func append(_ frame: Frame, timestamp: Int64) throws {
         let bytes = frame.heldBytes

@@ -41,8 +41,6 @@ struct KeyframeIndex {
     /// The timestamp of the last frame shown, and its packet's duration (0 when unknown).
     let lastTimestamp: Int64?
     let lastDuration: Int64
-    /// The first frame's timestamp.
-    let firstTimestamp: Int64?
     /// Packets that cannot be shown: before the first keyframe, or without a timestamp.
     let unplayablePackets: Int
     /// Packets read in all (the container may list more than a truncated file holds).
@@ -124,7 +122,7 @@ struct KeyframeIndex {
             boundaries.append(key)
         }
         guard !boundaries.isEmpty else {
-            return KeyframeIndex(groups: [], frameCount: 0, lastTimestamp: nil, lastDuration: 0, firstTimestamp: nil,
+            return KeyframeIndex(groups: [], frameCount: 0, lastTimestamp: nil, lastDuration: 0,
                                  unplayablePackets: timestamps.count, packetCount: timestamps.count, readFailure: readFailure)
         }
         let starts = boundaries.map(\.timestamp)
@@ -166,7 +164,7 @@ struct KeyframeIndex {
                   start: starts[index], end: index + 1 < starts.count ? starts[index + 1] : nil, frameCount: counts[index])
         }
         return KeyframeIndex(groups: groups, frameCount: counts.reduce(0, +), lastTimestamp: shownLast?.timestamp,
-                             lastDuration: shownLast?.duration ?? 0, firstTimestamp: shownFirst, unplayablePackets: unplayable,
+                             lastDuration: shownLast?.duration ?? 0, unplayablePackets: unplayable,
                              packetCount: timestamps.count, readFailure: readFailure)
     }
 }

@@ -51,7 +51,7 @@ public struct VideoOptions: Sendable, Equatable {
     public var preset: String
     /// The audio codec; nil means AAC.
     public var audioCodec: AudioCodec?
-    /// Bits per second for AAC; nil means the input's AAC rate, else 96 kb/s per channel (at most 2 channels' worth per pair).
+    /// Bits per second for AAC; nil means the input's AAC rate, else 96 kb/s a channel for mono and stereo, 64 kb/s a channel beyond.
     public var audioBitRate: Int?
     /// Bytes of decoded pictures one group of pictures may hold in memory; the rest of a longer
     /// group waits in a temporary file. Peak memory follows this, never the video's length.

@@ -83,8 +83,8 @@ final class VideoOutput {
         }
         try audio?.finish()
         try writing { try muxer.finish() }
-        isDone = true
         try file.commit()
+        isDone = true
     }
 
     /// Abandons the file: nothing is left at the output or under the temporary name.

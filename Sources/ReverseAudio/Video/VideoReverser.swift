@@ -65,10 +65,13 @@ public enum VideoReverser {
             throw ReverseAudioError.invalidOption(
                 "\(output.displayPath): a .\(container.rawValue) file cannot hold the input's \(codec) audio as it is; use --audio reverse, or a .mkv output")
         }
-        let job = try Job(source: source, output: output, container: container, options: options, audioCodec: audioCodec,
-                          cancellation: cancellation, reporter: ProgressReporter(progress))
+        // Every FFmpeg failure leaves as a ReverseAudioError naming the video stream.
+        let job = try source.mappingErrors {
+            try Job(source: source, output: output, container: container, options: options, audioCodec: audioCodec,
+                    cancellation: cancellation, reporter: ProgressReporter(progress))
+        }
         do {
-            return try job.run()
+            return try source.mappingErrors { try job.run() }
         } catch {
             job.output.cancel()
             throw error

@@ -30,8 +30,6 @@ enum EditListCut {
         let frames: Int64
         /// Packets copied.
         let packets: Int
-        /// Frames FFmpeg's decoder gives from the result (at least ``frames``).
-        let decodedFrames: Int64
     }
 
     /// True when `source` is AAC in an MP4 whose packets can be copied and restated: a regular
@@ -47,8 +45,8 @@ enum EditListCut {
     /// found from the last packet alone; nil when the stream's timestamps do not tell it.
     static func decodedLength(of source: AudioSource) throws -> Int64? {
         guard canCut(source) else { return nil }
-        let packet = try Packet()
         return try ReverseAudioError.mappingFFmpegErrors(path: source.url.displayPath) {
+            let packet = try Packet()
             try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.max / 2)
             var end: Int64?
             while try source.demuxer.readPacket(into: packet) {
@@ -73,7 +71,7 @@ enum EditListCut {
         // The decoder starts with the packet holding this sample: the pre-roll before the cut.
         let restart = range.lowerBound - Int64(SeekPlan(source: source).prerollSamples)
         let streamStart = try firstTimestamp(of: source)
-        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input])
+        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         var copied = 0
         var lastEnd: Int64 = 0
         /// How the copy ended.
@@ -153,14 +151,14 @@ enum EditListCut {
             return .refused("FFmpeg does not read the edit list back as written")
         }
         try destination.commit()
-        return .written(Written(frames: length, packets: copied, decodedFrames: decoded))
+        return .written(Written(frames: length, packets: copied))
     }
 
     /// The timestamp of the stream's first packet (negative when the encoder's priming is
     /// trimmed by the input's own edit list).
     private static func firstTimestamp(of source: AudioSource) throws -> Int64 {
-        let packet = try Packet()
-        return try ReverseAudioError.mappingFFmpegErrors(path: source.url.displayPath) {
+        try ReverseAudioError.mappingFFmpegErrors(path: source.url.displayPath) {
+            let packet = try Packet()
             try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.min / 2)
             while try source.demuxer.readPacket(into: packet) {
                 guard packet.streamIndex == source.streamIndex else { continue }

@@ -25,7 +25,7 @@ enum PacketCopyCut {
         guard source.parameters.codecName == "mp3", source.demuxer.formatName == "mp3", source.isSeekable else { return nil }
         let frameSize = source.parameters.codecFrameSize > 0 ? source.parameters.codecFrameSize : max(source.decoder.frameSize, 1)
         let index = PacketIndex(frameSize: frameSize)
-        let packet = try Packet()
+        let packet = try ReverseAudioError.mappingFFmpegErrors(path: input.displayPath) { try Packet() }
         try ReverseAudioError.mappingFFmpegErrors(path: input.displayPath) {
             // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
             // padding) is only right that way.
@@ -111,7 +111,8 @@ enum PacketCopyCut {
             var sent = 0
             func drain() throws {
                 while true {
-                    guard let result = try? decoder.receive(into: frame) else { continue }
+                    // A frame that fails to decode yields nothing: go on with the next packet.
+                    guard let result = try? decoder.receive(into: frame) else { return }
                     guard result == .frame else { return }
                     samples += frame.sampleCount
                 }
