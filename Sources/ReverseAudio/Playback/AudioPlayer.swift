@@ -9,7 +9,7 @@ import Foundation
 /// decoded, so neither a toggle nor a short scrub waits for the disk. A command sent with
 /// ``send(_:)`` takes effect at the first frame of the next render call: it is heard after
 /// what the device already holds (its buffer, about 40 ms for ALSA). What the device receives
-/// is exactly what ``PlaybackRenderer/render(toFile:maximumFrames:overwrite:)`` would write
+/// is exactly what ``PlaybackRenderer/render(toFile:maximumFrames:overwrite:cancellation:)`` would write
 /// for the same commands at the same output frames.
 ///
 /// ```swift
