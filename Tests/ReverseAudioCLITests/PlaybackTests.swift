@@ -5,10 +5,13 @@ import TestSupport
 /// `play --to-file`: what the device would receive, checked frame by frame against the playback
 /// semantics applied to the ffmpeg CLI's forward decode.
 @Suite struct PlaybackTests {
+    /// A command on the output timeline: at frame `at`, `action` (with a frame or a region).
+    typealias Event = (at: Int, action: String, value: Range<Int>?)
+
     /// The reference model of the semantics: frames of `decode` (interleaved, `channels`) that a
     /// playback emits, given events on the output timeline.
     static func predict(_ decode: [Int16], channels: Int, reverse: Bool, from: Int? = nil, loop: Range<Int>? = nil,
-                        events: [(at: Int, action: String, value: Range<Int>?)], limit: Int?) -> [Int16] {
+                        events: [Event], limit: Int?) -> [Int16] {
         let count = decode.count / channels
         var position = from ?? (reverse ? count : 0)
         var backwards = reverse
@@ -47,6 +50,17 @@ import TestSupport
             rendered += 1
         }
         return output
+    }
+
+    /// The `--events` option that performs `events`.
+    static func script(_ events: [Event]) -> String {
+        events.map { event -> String in
+            switch event.action {
+            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
+            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
+            default: return "\(event.at)s:\(event.action)"
+            }
+        }.joined(separator: ";")
     }
 
     static func play(_ input: URL, _ options: [String]) throws -> [Int16] {
@@ -93,17 +107,11 @@ import TestSupport
         let n = decode.count / channels
         guard n > 20 else { return }
         let (a, b) = (n / 10, n / 4)
-        let events: [(at: Int, action: String, value: Range<Int>?)] = [
+        let events: [Event] = [
             (n / 8, "toggle", nil), (n / 5, "toggle", nil), (n / 3, "seek", (n / 2)..<(n / 2)),
             (n / 2, "loop", a..<b), (n / 2 + 3 * (b - a) + 17, "reverse", nil), (2 * n, "noloop", nil),
         ]
-        let script = events.map { event -> String in
-            switch event.action {
-            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
-            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
-            default: return "\(event.at)s:\(event.action)"
-            }
-        }.joined(separator: ";")
+        let script = Self.script(events)
         let limit = 3 * n
         let played = try Self.play(input, ["--events", script, "--duration", "\(limit)s"])
         Self.expectMatch(played, Self.predict(decode, channels: channels, reverse: false, events: events, limit: limit), name,
@@ -114,7 +122,7 @@ import TestSupport
         // Many wraps both ways: a short loop forward from before it, then backwards from past its end.
         let (c, d) = (n / 3, n / 3 + max(n / 50, 3))
         let wraps = 40 * (d - c) + 11
-        let many = [(0, "loop", c..<d), (wraps, "reverse", nil), (wraps + 1, "seek", (n - 1)..<(n - 1))] as [(at: Int, action: String, value: Range<Int>?)]
+        let many = [(0, "loop", c..<d), (wraps, "reverse", nil), (wraps + 1, "seek", (n - 1)..<(n - 1))] as [Event]
         let manyPlayed = try Self.play(input, ["--events", "0s:loop=\(c)s-\(d)s;\(wraps)s:reverse;\(wraps + 1)s:seek=\(n - 1)s",
                                                "--duration", "\(2 * wraps)s"])
         Self.expectMatch(manyPlayed, Self.predict(decode, channels: channels, reverse: false, events: many, limit: 2 * wraps),
@@ -128,17 +136,11 @@ import TestSupport
         let decode = try FFmpegOracle.samples(of: input)
         #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input))
         let n = decode.count / 2
-        let events: [(at: Int, action: String, value: Range<Int>?)] = [
+        let events: [Event] = [
             (40_000, "toggle", nil), (90_000, "seek", 600_000..<600_000), (150_000, "loop", 300_000..<333_333),
             (400_000, "reverse", nil), (700_000, "noloop", nil), (720_000, "seek", (n - 10)..<(n - 10)), (760_000, "forward", nil),
         ]
-        let script = events.map { event -> String in
-            switch event.action {
-            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
-            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
-            default: return "\(event.at)s:\(event.action)"
-            }
-        }.joined(separator: ";")
+        let script = Self.script(events)
         let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "800000s"])
         #expect(played == Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: 800_000))
     }
@@ -151,7 +153,7 @@ import TestSupport
         let n = decode.count / 2
         var generator = SplitMix(seed: 2026)
         var at = 0
-        var events: [(at: Int, action: String, value: Range<Int>?)] = []
+        var events: [Event] = []
         for _ in 0..<1000 {
             at += 1 + Int(generator.next() % 4000)
             switch generator.next() % 6 {
@@ -167,13 +169,7 @@ import TestSupport
             default: events.append((at, "noloop", nil))
             }
         }
-        let script = events.map { event -> String in
-            switch event.action {
-            case "seek": return "\(event.at)s:seek=\(event.value!.lowerBound)s"
-            case "loop": return "\(event.at)s:loop=\(event.value!.lowerBound)s-\(event.value!.upperBound)s"
-            default: return "\(event.at)s:\(event.action)"
-            }
-        }.joined(separator: ";")
+        let script = Self.script(events)
         let limit = at + 5000
         let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "\(limit)s"])
         let expected = Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: limit)

@@ -68,7 +68,7 @@ public enum AudioConverter {
         let counted = count.prediction
         // A range's length is known once its ends are: the prediction of the whole file bounds it.
         let predicted: (frames: Int64, source: LengthSource)?
-        if let range, let counted {
+        if let range, let counted, counted.source != .range {
             predicted = (range.count(within: counted.frames), counted.source)
         } else {
             predicted = counted

@@ -87,18 +87,7 @@ final class TemporaryPCMFile: ReversedFrameSink {
     /// Reads `frames` frames starting at frame `frame`.
     func read(frames: Int, at frame: Int64) throws -> [UInt8] {
         var samples = [UInt8](repeating: 0, count: frames * bytesPerFrame)
-        try samples.withUnsafeMutableBytes { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                let got = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled,
-                                off_t(frame * Int64(bytesPerFrame) + Int64(filled)))
-                guard got > 0 else {
-                    if got < 0 && errno == EINTR { continue }
-                    throw ReverseAudioError.unreadable(path: url.path, reason: got == 0 ? "unexpected end" : String(cString: strerror(errno)))
-                }
-                filled += got
-            }
-        }
+        try samples.withUnsafeMutableBytes { try read(into: $0, at: frame) }
         return samples
     }
 
