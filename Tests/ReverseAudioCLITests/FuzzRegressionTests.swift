@@ -22,4 +22,25 @@ import TestSupport
             }
         }
     }
+
+    /// Damaged files whose frame count fails part-way: the decode after the count must start
+    /// where the count's reading began (a seek back to the first packet's timestamp in them
+    /// landed past every decodable packet, and the reversal came out empty).
+    @Test("a file whose count fails is decoded from its start: forwards and reversed as ffmpeg decodes it",
+          arguments: inputs.filter { $0.hasPrefix("rewind-") })
+    func decodedFromTheStart(_ name: String) throws {
+        let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
+        let directory = try TemporaryDirectory()
+        // ffmpeg gives up on a file where most packets fail unless told to take any error rate.
+        let tolerant = ["-max_error_rate", "1"]
+        let forward = try FFmpegOracle.samples(of: input, tolerant)
+        #expect(!forward.isEmpty)
+        for reverse in [false, true] {
+            let output = directory.file("out\(reverse).wav")
+            let result = try CLI.convert(input, output, reverse: reverse, ["-y"])
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(try FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input, tolerant) : forward),
+                    "\(name) reverse=\(reverse)")
+        }
+    }
 }

@@ -48,13 +48,13 @@ enum FrameCounter {
             return (.unknown(reason: "its packets vary in length and the container's timestamps are coarser than a sample"), source)
         }
         let counted: Count
-        var firstTimestamp: Int64?
+        var earliestTimestamp: Int64?
         let index = keepingIndex && SeekPlan(source: source).needsPacketIndex
             ? PacketIndex(frameSize: max(source.decoder.frameSize, parameters.codecFrameSize, 1)) : nil
         do {
             let result = try countPackets(source.demuxer, streamIndex: source.streamIndex, parameters: parameters,
                                           index: index, isCancelled: isCancelled)
-            firstTimestamp = result.firstTimestamp
+            earliestTimestamp = result.earliestTimestamp
             counted = result.frames.map { .known(frames: $0, source: .packets) } ?? .unknown(reason: "packets carry no durations or timestamps")
         } catch is CancellationError {
             throw CancellationError()
@@ -64,7 +64,11 @@ enum FrameCounter {
         if isCancelled() { throw CancellationError() }
         // Back to the first packet; a demuxer that cannot go back is replaced by a fresh open.
         var rewound = source
-        if firstTimestamp == nil || (try? source.demuxer.seek(stream: source.streamIndex, toTimestamp: firstTimestamp!)) == nil {
+        // A count that failed stopped at a packet it could not account for: the file is damaged
+        // or odd, and a seek back in it may not land where the first read began (a damaged
+        // FLAC's frame numbers, an MP4's broken time table). Open it afresh then.
+        if counted.prediction == nil || earliestTimestamp == nil
+            || (try? source.demuxer.seek(stream: source.streamIndex, toTimestamp: earliestTimestamp!)) == nil {
             rewound = try AudioSource(url: source.url, isCancelled: isCancelled)
         }
         if let index, index.isComplete { rewound.packetIndex = index }
@@ -73,7 +77,7 @@ enum FrameCounter {
 
     private static func countPackets(_ demuxer: Demuxer, streamIndex: Int, parameters: AudioStreamParameters,
                                      index: PacketIndex?, isCancelled: () -> Bool)
-        throws -> (frames: Int64?, firstTimestamp: Int64?) {
+        throws -> (frames: Int64?, earliestTimestamp: Int64?) {
         let packet = try Packet()
         let undated = try Packet()
         let wholeFrame = parameters.isLossy && parameters.codecFrameSize > 0 ? Int64(parameters.codecFrameSize) : nil
@@ -86,13 +90,16 @@ enum FrameCounter {
         let spansTimestamps = parameters.isLossy && wholeFrame == nil && parameters.startSamples != nil
         var lastEnd: (samples: Int64, endSkip: Int)?
         var total = TrimmedTotal()
-        var firstTimestamp: Int64?
+        var earliestTimestamp: Int64?
         // A packet without a duration waits for the next one's timestamp.
         var waiting: (timestamp: Int64, skip: (start: Int, end: Int))?
         while try demuxer.readPacket(into: packet) {
             if isCancelled() { throw CancellationError() }
             guard packet.streamIndex == streamIndex else { continue }
-            if firstTimestamp == nil { firstTimestamp = packet.presentationTimestamp ?? 0 }
+            // The earliest, not the first: a damaged file's timestamps need not rise, and a seek
+            // to a later one than some packet's lands past that packet.
+            let timestamp = packet.presentationTimestamp ?? 0
+            earliestTimestamp = min(earliestTimestamp ?? timestamp, timestamp)
             guard !packet.isDiscarded else { continue }
             if spansTimestamps, let timestamp = packet.presentationTimestamp, packet.duration > 0 {
                 lastEnd = (parameters.samples(fromTimeBaseUnits: timestamp + packet.duration, sampleRate: parameters.sampleRate),
@@ -101,7 +108,7 @@ enum FrameCounter {
             index?.append(packet)
             if let pending = waiting {
                 guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else {
-                    return (nil, firstTimestamp)
+                    return (nil, earliestTimestamp)
                 }
                 total.add(parameters.samples(fromTimeBaseUnits: timestamp - pending.timestamp, sampleRate: parameters.sampleRate),
                           skip: pending.skip)
@@ -117,7 +124,7 @@ enum FrameCounter {
                 waiting = (timestamp, packet.skipSamples)
                 try undated.reference(packet)
             } else {
-                return (nil, firstTimestamp)
+                return (nil, earliestTimestamp)
             }
         }
         if waiting != nil {
@@ -126,9 +133,9 @@ enum FrameCounter {
         }
         index?.markComplete()
         if spansTimestamps, let lastEnd, let start = parameters.startSamples {
-            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), firstTimestamp)
+            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), earliestTimestamp)
         }
-        return (total.frames, firstTimestamp)
+        return (total.frames, earliestTimestamp)
     }
 
     /// Frames one packet decodes to on its own, with a fresh decoder.
