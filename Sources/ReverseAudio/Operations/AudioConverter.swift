@@ -56,22 +56,22 @@ public enum AudioConverter {
         var source = try AudioSource(url: input, isCancelled: cancellation.check)
         let range = try options.range.map { try $0.frames(atRate: source.parameters.sampleRate, path: input.displayPath) }
         let count: FrameCounter.Count
+        // The length the output should have; a range's is known once its ends are.
+        let predicted: (frames: Int64, source: LengthSource)?
         if options.sampleRate != nil {
             // A rate conversion changes the length by a ratio swresample rounds: only the decode knows it.
             count = .unknown(reason: "the sample rate is converted")
+            predicted = nil
         } else if let range, range.upperBound != .max {
             // Both ends given: nothing to count (the decode fails if the file does not hold them).
             count = .known(frames: Int64(range.count), source: .range)
+            predicted = count.prediction
         } else {
             (count, source) = try FrameCounter.count(source, keepingIndex: range != nil, isCancelled: cancellation.check)
-        }
-        let counted = count.prediction
-        // A range's length is known once its ends are: the prediction of the whole file bounds it.
-        let predicted: (frames: Int64, source: LengthSource)?
-        if let range, let counted, counted.source != .range {
-            predicted = (range.count(within: counted.frames), counted.source)
-        } else {
-            predicted = counted
+            // An open-ended range ends where the file does: the count of the whole file bounds it.
+            predicted = count.prediction.map { counted in
+                (range.map { $0.count(within: counted.frames) } ?? counted.frames, counted.source)
+            }
         }
         let job = Job(source: source, output: output, outputFormat: outputFormat, options: options,
                       range: range, predicted: predicted, count: count, cancellation: cancellation)
