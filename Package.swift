@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets follow the pipeline, each importing only those before it:
+//   CFFmpeg, CALSA (C bridges) → FFmpeg, ALSA (one owner per C object, package access)
+//   → ReverseAudioCore (the model and the PCMSource/PCMSink contracts, decorators, transfer; no FFmpeg)
+//   → ReverseAudioFFmpeg (the contracts implemented over FFmpeg: file decoding, encoding, cuts)
+//   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (operations; re-exports the rest)
+//   → reverse-audio (the command-line tool).
 let package = Package(
     name: "ReverseAudio",
     platforms: [.macOS(.v13)],
@@ -10,7 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation` builds the DocC catalog in Sources/ReverseAudio.
+        // `swift package generate-documentation` builds the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -25,7 +31,8 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
-        // One owner type per FFmpeg object; the only module that touches C pointers.
+        // One owner type per FFmpeg object; the only module that touches FFmpeg's C API. Holds
+        // the one packet reader, the one frame decoder and the codec traits.
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         // C bridge to ALSA (Linux only): sound output for `play`.
         .systemLibrary(
@@ -36,10 +43,23 @@ let package = Package(
         ),
         // The owner of an ALSA playback PCM; the only module that touches ALSA (empty elsewhere).
         .target(name: "ALSA", dependencies: [.target(name: "CALSA", condition: .when(platforms: [.linux]))]),
-        // Media model and operations: decode, reverse, write, verify, play.
-        .target(name: "ReverseAudio", dependencies: [
-            "FFmpeg",
+        // The media model and the contracts: PCMSource, PCMSink, transfer, the decorators
+        // (range, reversal, concatenation, silence, channel selection), errors and warnings,
+        // atomic outputs. Pure Swift: knows nothing of FFmpeg.
+        .target(name: "ReverseAudioCore"),
+        // The contracts over FFmpeg: the one file decoder (AudioFileSource), sample conversion,
+        // the encoder/muxer sink, lossless cuts.
+        .target(name: "ReverseAudioFFmpeg", dependencies: ["ReverseAudioCore", "FFmpeg"]),
+        // Playback: the cursor, its scheduling, the chunk cache, the player and sound devices.
+        .target(name: "ReverseAudioPlayback", dependencies: [
+            "ReverseAudioCore", "ReverseAudioFFmpeg",
             .target(name: "ALSA", condition: .when(platforms: [.linux])),
+        ]),
+        // Video reversal and boomerangs, H.264 through libx264.
+        .target(name: "ReverseAudioVideo", dependencies: ["ReverseAudioCore", "ReverseAudioFFmpeg", "FFmpeg"]),
+        // The operations (convert, compose, waveform, round trip) and the library's one import.
+        .target(name: "ReverseAudio", dependencies: [
+            "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
         ]),
         // The command-line tool: parses, calls the library, prints.
         .executableTarget(
@@ -52,7 +72,9 @@ let package = Package(
         // Fixture lookup and the ffmpeg/ffprobe CLI as the oracle, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "TestSupport"]),
-        .testTarget(name: "ReverseAudioTests", dependencies: ["ReverseAudio", "TestSupport"]),
+        .testTarget(name: "ReverseAudioTests", dependencies: [
+            "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "TestSupport",
+        ]),
         .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

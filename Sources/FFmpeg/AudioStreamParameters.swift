@@ -20,12 +20,12 @@ package struct AudioStreamParameters: Sendable, Equatable {
     package let statedDurationSamples: Int64?
     /// Samples per packet the codec nominally uses (1152 for MP3, 1024 for AAC); 0 if variable.
     package let codecFrameSize: Int
-    /// True for uncompressed PCM in any sample format or byte order.
-    package let isPCM: Bool
-    /// True for FLAC.
-    package let isFLAC: Bool
+    /// What the library needs to know about the codec in this container.
+    package let traits: CodecTraits
     /// True for lossy codecs (MP3, AAC...): their decoders emit whole frames of `codecFrameSize`.
-    package let isLossy: Bool
+    package var isLossy: Bool { traits.isLossy }
+    /// Bytes of one frame of every channel, for PCM (0 when not stated).
+    package let blockAlign: Int
     /// Samples a decoder needs before a seek point to converge, as the container states it
     /// (only Opus states one); 0 when not stated.
     package let seekPrerollSamples: Int
@@ -38,15 +38,15 @@ package struct AudioStreamParameters: Sendable, Equatable {
     package let timeBaseNumerator: Int32
     package let timeBaseDenominator: Int32
 
-    init(stream: UnsafeMutablePointer<AVStream>) {
+    init(stream: UnsafeMutablePointer<AVStream>, containerName: String) {
         let parameters = stream.pointee.codecpar.pointee
         let codecID = parameters.codec_id
         codecName = String(cString: avcodec_get_name(codecID))
         let descriptor = avcodec_descriptor_get(codecID)
         codecLongName = descriptor?.pointee.long_name.map { String(cString: $0) } ?? codecName
-        isLossy = ((descriptor?.pointee.props ?? 0) & AV_CODEC_PROP_LOSSY) != 0
-        isPCM = codecID.rawValue >= AV_CODEC_ID_FIRST_AUDIO.rawValue && codecID.rawValue < AV_CODEC_ID_ADPCM_IMA_QT.rawValue
-        isFLAC = codecID == AV_CODEC_ID_FLAC
+        traits = CodecTraits(stream: stream, containerName: containerName)
+        let isLossy = traits.isLossy
+        blockAlign = Int(max(parameters.block_align, 0))
         sampleRate = Int(parameters.sample_rate)
         channelCount = Int(parameters.ch_layout.nb_channels)
         let layout = ChannelLayout(copying: parameters.ch_layout)

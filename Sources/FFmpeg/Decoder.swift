@@ -41,7 +41,7 @@ package final class Decoder {
     package var frameSize: Int { Int(context.pointee.frame_size) }
 
     /// What happened to a packet offered to the decoder.
-    package enum SendResult {
+    enum SendResult {
         case accepted
         /// The decoder's output must be drained first; offer the same packet again.
         case outputPending
@@ -49,7 +49,7 @@ package final class Decoder {
 
     /// Offers `packet` to the decoder; `nil` starts draining at the end of the stream.
     /// Throws the decoder's error for packets it cannot decode (the caller may skip them).
-    package func send(_ packet: Packet?) throws(FFmpegError) -> SendResult {
+    func send(_ packet: Packet?) throws(FFmpegError) -> SendResult {
         let result = avcodec_send_packet(context, packet?.pointer)
         if result == ra_averror_eagain() { return .outputPending }
         if result == ra_averror_eof() { return .accepted }  // already draining: nothing more to take
@@ -58,14 +58,14 @@ package final class Decoder {
     }
 
     /// What the decoder produced.
-    package enum ReceiveResult {
+    enum ReceiveResult {
         case frame
         case needsInput
         case endOfStream
     }
 
     /// Takes the next decoded frame into `frame`.
-    package func receive(into frame: Frame) throws(FFmpegError) -> ReceiveResult {
+    func receive(into frame: Frame) throws(FFmpegError) -> ReceiveResult {
         frame.unreference()
         let result = avcodec_receive_frame(context, frame.pointer)
         if result == ra_averror_eagain() { return .needsInput }

@@ -114,12 +114,13 @@ package final class Demuxer {
 
     /// What the container and probe say about audio stream `index`.
     package func audioStream(at index: Int) -> AudioStreamParameters {
-        AudioStreamParameters(stream: context.pointee.streams[index]!)
+        AudioStreamParameters(stream: context.pointee.streams[index]!, containerName: formatName)
     }
 
-    /// Reads the next packet of any stream into `packet`.
+    /// Reads the next packet of any stream into `packet` (``PacketReader`` is how the rest of
+    /// the library reads).
     /// - Returns: false at the end of the file, which is not an error.
-    package func readPacket(into packet: Packet) throws(FFmpegError) -> Bool {
+    func readPacket(into packet: Packet) throws(FFmpegError) -> Bool {
         packet.unreference()
         let result = av_read_frame(context, packet.pointer)
         if result == ra_averror_eof() { return false }

@@ -120,6 +120,9 @@ package final class Encoder {
         (context.pointee.codec.pointee.capabilities & Int32(AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)) != 0
     }
 
+    /// True for FFmpeg's ALAC encoder (which needs care with a very short last frame).
+    var isALAC: Bool { context.pointee.codec_id == AV_CODEC_ID_ALAC }
+
     /// Samples of priming the encoder puts before the audio (1024 for AAC, 0 for lossless).
     package var initialPadding: Int { Int(context.pointee.initial_padding) }
 

@@ -92,7 +92,7 @@ package final class EncodingStream {
             _ = try fifo.read(into: frame, frames: count)
             frame.pointer.pointee.pts = samplesSent
             samplesSent += Int64(count)
-            if final && count < Self.smallestCompressedALACFrame && settings.codecName == "alac" {
+            if final && count < Self.smallestCompressedALACFrame && encoder.isALAC {
                 try encodeVerbatim(frame)
                 continue
             }

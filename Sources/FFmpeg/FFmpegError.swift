@@ -64,6 +64,11 @@ extension FFmpegError {
         FFmpegError(code: ra_averror_enomem(), operation: operation, path: path)
     }
 
+    /// The error FFmpeg's interrupt callback makes it return: the work was cancelled.
+    package static func interrupted(_ operation: String, path: String? = nil) -> FFmpegError {
+        FFmpegError(code: ra_averror_exit(), operation: operation, path: path)
+    }
+
     static func invalidArgument(_ operation: String, path: String? = nil) -> FFmpegError {
         FFmpegError(code: ra_averror_einval(), operation: operation, path: path)
     }

@@ -42,6 +42,15 @@ package final class Packet {
         return (Int(start), Int(end))
     }
 
+    /// The packet's skip-samples side data, nil when it carries none. libavcodec *replaces* the
+    /// start samples it still has to skip with a packet's value whenever a packet carries one.
+    package var skipSideData: (start: Int, end: Int)? {
+        var start: UInt32 = 0
+        var end: UInt32 = 0
+        guard ra_packet_skip_samples(pointer, &start, &end) != 0 else { return nil }
+        return (Int(start), Int(end))
+    }
+
     /// True when the demuxer marked the packet as decode-only (e.g. before an MP4 edit list's start).
     package var isDiscarded: Bool { ra_packet_is_discarded(pointer) != 0 }
 

@@ -56,14 +56,29 @@ package final class Resampler {
     /// Converts `frame`; the returned bytes stay valid until the next call, and until `frame`
     /// is reused (samples already in the output format are handed back in place).
     package func convert(_ frame: Frame) throws(FFmpegError) -> UnsafeRawBufferPointer {
-        let format = frame.audioFormat
+        try convert(frame.audioFormat, planes: frame.pointer.pointee.extended_data, count: frame.sampleCount)
+    }
+
+    /// Converts `frames` interleaved frames of `type` at `sampleRate` in `layout`; the returned
+    /// bytes stay valid until the next call (and are `bytes` itself when nothing changes).
+    package func convert(interleaved bytes: UnsafeRawPointer, frames: Int, type: SampleType, sampleRate: Int,
+                         layout: ChannelLayout) throws(FFmpegError) -> UnsafeRawBufferPointer {
+        var plane: UnsafeMutablePointer<UInt8>? = UnsafeMutablePointer(mutating: bytes.assumingMemoryBound(to: UInt8.self))
+        let format = AudioFormat(sampleFormat: type.packed, sampleRate: Int32(sampleRate), channelLayout: layout)
+        return try withUnsafeMutablePointer(to: &plane) { planes throws(FFmpegError) in
+            try convert(format, planes: planes, count: frames)
+        }
+    }
+
+    private func convert(_ format: AudioFormat, planes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
+                         count: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
         if outputLayout == nil { chooseOutput(for: format) }
         // Interleaved samples of the output type, layout and rate already are the output.
         if context == nil, format.sampleFormat == outputType.packed, format.sampleRate == outputRate,
            channels == .unchanged ? format.channelLayout.channelCount == outputChannelCount
                                   : format.channelLayout.resolvedForMixing().isSame(as: outputLayout!),
-           let data = frame.pointer.pointee.extended_data[0] {
-            return UnsafeRawBufferPointer(start: data, count: frame.sampleCount * outputBytesPerFrame)
+           let data = planes?[0] {
+            return UnsafeRawBufferPointer(start: data, count: count * outputBytesPerFrame)
         }
         var pending = 0
         if let current = inputFormat, !current.isSame(as: format) {
@@ -73,7 +88,7 @@ package final class Resampler {
         if inputFormat == nil || !inputFormat!.isSame(as: format) {
             try configure(for: format)
         }
-        return try run(input: frame.pointer.pointee.extended_data, count: frame.sampleCount, after: pending)
+        return try run(input: planes, count: count, after: pending)
     }
 
     /// Returns what swresample still holds at the end of the stream.

@@ -42,7 +42,7 @@ struct BatchReversal: Sendable {
             let label = inputs[index].url.relativePath
             switch outcome {
             case .done(let result, let mismatch):
-                result.warnings.forEach { ErrorReporting.printWarning($0, file: label) }
+                result.warnings.forEach(ErrorReporting.printWarning)
                 if let mismatch {
                     failures += 1
                     ErrorReporting.printError(ReverseAudioError.verificationFailed(path: label, reason: mismatch))
@@ -129,7 +129,7 @@ struct BatchReversal: Sendable {
             "sampleRate": result.format.sampleRate, "channels": result.format.channelCount,
             "durationSeconds": Double(result.frames) / Double(result.format.sampleRate),
             "sampleFormat": result.format.sampleFormat.rawValue, "container": result.outputFormat.container.rawValue,
-            "codec": result.codec.rawValue, "warnings": result.warnings, "temporaryBytes": result.temporaryBytes,
+            "codec": result.codec.rawValue, "warnings": result.warnings.map(\.description), "temporaryBytes": result.temporaryBytes,
         ]
         if let verified { object["verified"] = verified }
         return jsonObject(object)

@@ -40,7 +40,7 @@ struct ConvertCommand: AsyncParsableCommand {
                 try await AudioConverter.convert(inputURL, to: outputURL, options: options, progress: handler)
             }
             display.clear()
-            for warning in result.warnings { ErrorReporting.printWarning(warning, file: input) }
+            result.warnings.forEach(ErrorReporting.printWarning)
             let summary = ConversionSummary.line(result, output: output)
             if Console.isStandardOutput(outputURL.path) { Console.error(summary) } else { Console.out(summary) }
             if flags.verbose { ConversionSummary.details(result).forEach(Console.error) }

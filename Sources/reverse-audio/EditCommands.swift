@@ -34,7 +34,7 @@ struct EditFlags: ParsableArguments {
             let result = try await SignalCancellation.run {
                 try await composition.write(to: url)
             }
-            result.warnings.forEach { ErrorReporting.printWarning($0, file: output) }
+            result.warnings.forEach(ErrorReporting.printWarning)
             if verbose { result.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
             let seconds = String.seconds(Double(result.frames) / Double(result.format.sampleRate))
             let summary = "wrote \(output): \(seconds), \(result.frames) frames, \(result.format), \(result.outputFormat.container.rawValue) / \(result.outputFormat.codec?.rawValue ?? "?")"
@@ -80,7 +80,7 @@ struct TrimCommand: AsyncParsableCommand {
             guard let tail else { return (url, try range.range()) }
             let info = try AudioInfo.read(from: url)
             guard let frames = info.frames else {
-                throw ReverseAudioError.invalidOption("\(input): its length cannot be known without decoding it, so --tail cannot tell where to start; give --start")
+                throw CommandLineError("\(input): its length cannot be known without decoding it, so --tail cannot tell where to start; give --start")
             }
             return (url, try TimeRange(start: .frames(max(0, frames - tail.frame(atRate: info.sampleRate)))))
         }
@@ -142,7 +142,7 @@ struct ComposeCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw ReverseAudioError.unreadable(path: plan, reason: "the plan is not UTF-8 text")
             }
-            return try CompositionPlan.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
+            return try PlanParser.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
         }
         try await flags.write(pieces, to: output)
     }

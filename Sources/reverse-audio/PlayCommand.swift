@@ -87,7 +87,7 @@ struct PlayCommand: AsyncParsableCommand {
         let frame = { (time: TimePosition, name: String) throws -> Int64 in
             let value = time.frame(atRate: rate)
             guard value <= length else {
-                throw ReverseAudioError.invalidOption("\(name) \(time) is past the end of \(input) (\(length) frames)")
+                throw CommandLineError("\(name) \(time) is past the end of \(input) (\(length) frames)")
             }
             return value
         }
@@ -95,7 +95,7 @@ struct PlayCommand: AsyncParsableCommand {
         if loop { region = 0..<length }
         if let loopStart, let loopEnd {
             let (lower, upper) = (try frame(loopStart, "--loop-start"), try frame(loopEnd, "--loop-end"))
-            guard lower < upper else { throw ReverseAudioError.invalidOption("--loop-start must come before --loop-end") }
+            guard lower < upper else { throw CommandLineError("--loop-start must come before --loop-end") }
             region = lower..<upper
         }
         // Taken before the first frame is rendered: the same as starting there.
@@ -112,6 +112,7 @@ struct PlayCommand: AsyncParsableCommand {
         let rate = renderer.format.sampleRate
         try renderer.render(toFile: StandardStreams.outputURL(path), maximumFrames: duration.map { $0.frame(atRate: rate) },
                             overwrite: overwrite, cancellation: cancellation)
+        renderer.warnings.forEach(ErrorReporting.printWarning)
         let seconds = String.seconds(Double(renderer.framesRendered) / Double(rate))
         return "rendered \(input) -> \(path): \(seconds), \(renderer.framesRendered) frames, \(renderer.format)"
     }
@@ -146,6 +147,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         keyboard?.stop()
         player.stop()
+        player.warnings.forEach(ErrorReporting.printWarning)
         RawTerminal.restore()
         if drawn { Console.errorRaw("\n") }
         if let failure { throw failure }

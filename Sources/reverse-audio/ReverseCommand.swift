@@ -48,7 +48,7 @@ struct ReverseCommand: AsyncParsableCommand {
         let found: SupportedAudioFiles.Collection
         do {
             if paths.contains(where: StandardStreams.isStandardInput) {
-                throw ReverseAudioError.invalidOption("reverse writes NAME-REVERSED files from named inputs; for standard input use: reverse-audio convert - OUT --reverse")
+                throw CommandLineError("reverse writes NAME-REVERSED files from named inputs; for standard input use: reverse-audio convert - OUT --reverse")
             }
             found = try SupportedAudioFiles.collect(paths.map { URL(fileURLWithPath: $0) }, recursive: recursive,
                                                     allFormats: allFormats)
@@ -71,7 +71,7 @@ struct ReverseCommand: AsyncParsableCommand {
         do {
             options = try flags.options(reverse: true, output: URL(fileURLWithPath: "x." + (flags.format ?? "wav")))
             if verify, let codec = options.outputFormat?.codec, !codec.isLossless {
-                throw ReverseAudioError.invalidOption("--verify compares samples exactly and needs a lossless format, not \(codec.rawValue)")
+                throw CommandLineError("--verify compares samples exactly and needs a lossless format, not \(codec.rawValue)")
             }
         } catch {
             ErrorReporting.printError(error)

@@ -74,7 +74,7 @@ struct VideoCommand: AsyncParsableCommand {
                 try await VideoReverser.reverse(inputURL, to: outputURL, options: options, progress: handler)
             }
             display.clear()
-            for warning in result.warnings { ErrorReporting.printWarning(warning, file: input) }
+            result.warnings.forEach(ErrorReporting.printWarning)
             Console.out(summary(result))
             if verbose { details(result).forEach(Console.error) }
         } catch {

@@ -41,11 +41,14 @@ struct WaveformCommand: AsyncParsableCommand {
             let compareURL = try compare.map { try StandardStreams.seekableInputURL($0) }
             let drawn = try range.range()
             let (width, height, overwrite) = (width, height, overwrite)
-            try await Task.detached {
-                try Waveform.draw(inputURL, to: outputURL, width: width, height: height, range: drawn,
-                                  compare: compareURL, overwrite: overwrite)
-            }.value
-            Console.out("drew \(input)\(compare.map { " and \($0)" } ?? "") -> \(output) (\(width)×\(height))")
+            let drawing = try await SignalCancellation.run {
+                try await BlockingWork.run { flag in
+                    try Waveform.draw(inputURL, to: outputURL, width: width, height: height, range: drawn,
+                                      compare: compareURL, overwrite: overwrite, cancellation: flag)
+                }
+            }
+            let frames = drawing.frames.map { "\($0) frames" }.joined(separator: " and ")
+            Console.out("drew \(input)\(compare.map { " and \($0)" } ?? "") -> \(output) (\(width)x\(height), \(frames))")
         } catch {
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)

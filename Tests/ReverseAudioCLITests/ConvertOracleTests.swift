@@ -8,7 +8,8 @@ import TestSupport
 
     /// What ffmpeg makes of `input` for each `--channels` choice, reversed or not.
     static func expectedSamples(of input: URL, channelCount: Int, reverse: Bool) throws -> [Channels: [Int16]] {
-        let decode = reverse ? FFmpegOracle.reversedSamples : FFmpegOracle.samples
+        let decode: (URL, [String]) throws -> [Int16] = reverse ? { try FFmpegOracle.reversedSamples(of: $0, $1) }
+                                                                  : { try FFmpegOracle.samples(of: $0, $1) }
         let all = try decode(input, [])
         return [.all: all, .first: FFmpegOracle.channel(0, of: all, channelCount: channelCount),
                 .mix: try decode(input, ["-ac", "1"])]

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// The probe against ffprobe, and the exact frame count against ffmpeg's decode.
 @Suite struct AudioInfoTests {

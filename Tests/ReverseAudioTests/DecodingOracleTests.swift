@@ -2,18 +2,17 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// The decoder against `ffmpeg -i X -f s16le -acodec pcm_s16le -`, byte for byte.
 @Suite struct DecodingOracleTests {
     static func decodeAll(_ url: URL, channels: ChannelSelection) throws -> (samples: [Int16], format: PCMFormat, blocks: [SampleBuffer]) {
-        let decoder = try PCMDecoder(url: url, channels: channels)
-        var samples: [Int16] = []
-        var blocks: [SampleBuffer] = []
-        while let block = try decoder.read() {
-            samples += block.samples
-            blocks.append(block)
-        }
-        return (samples, decoder.format, blocks)
+        let source = try TestDecode.source(url, channels: channels)
+        let blocks = try TestDecode.blocks(of: source)
+        return (blocks.flatMap(\.samples), source.format, blocks)
     }
 
     @Test("all channels equal ffmpeg's decode", arguments: Fixtures.allDecodableInputs)
@@ -65,17 +64,20 @@ import TestSupport
                       ("wav-pcm_s16le-2ch-44100.wav", 1024), ("wav-pcm_s16le-1ch-8000.wav", 2048),
                       ("flac-s16-2ch-44100.flac", 4608), ("caf-alac-2ch-44100.caf", 4096)])
     func firstBufferFrameCount(_ name: String, _ expected: Int) throws {
-        let decoder = try PCMDecoder(url: Fixtures.url(name))
-        #expect(decoder.firstBufferFrameCount == nil)
-        _ = try decoder.read()
-        #expect(decoder.firstBufferFrameCount == expected)
+        // Known from the open: the first packet is decoded then, to fix the format.
+        let source = try AudioFileSource(url: Fixtures.url(name))
+        #expect(source.blockFrames == expected)
+        _ = try source.read(maximumFrames: .max)
+        #expect(source.blockFrames == expected)
     }
 
     @Test("the async sequence delivers the same samples")
     func asyncSequence() async throws {
         let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
         var samples: [Int16] = []
-        for try await block in DecodedAudio(url: input, channels: .all) {
+        for try await block in AudioBlocks({ flag in
+            try SampleConverter(AudioFileSource(url: input, cancellation: flag), sampleFormat: .s16)
+        }) {
             samples += block.samples
         }
         #expect(samples == (try FFmpegOracle.samples(of: input)))
@@ -85,18 +87,17 @@ import TestSupport
           arguments: ["bad-truncated-30pct.mp3", "bad-truncated-30pct.flac", "bad-truncated-30pct-faststart.m4a"])
     func truncated(_ name: String) throws {
         let input = Fixtures.url(name)
-        let decoder = try PCMDecoder(url: input)
-        var samples: [Int16] = []
-        while let block = try decoder.read() { samples += block.samples }
+        let source = try TestDecode.source(input)
+        let samples = try TestDecode.blocks(of: source).flatMap(\.samples)
         #expect(!samples.isEmpty)
         #expect(samples == (try FFmpegOracle.samples(of: input)))
-        #expect(decoder.warnings.contains { $0.contains("truncated") }, "\(decoder.warnings)")
+        #expect(source.warnings.contains { $0.description.contains("truncated") }, "\(source.warnings)")
     }
 
     @Test("a complete file decodes without warnings", arguments: Fixtures.matrix)
     func noWarnings(_ name: String) throws {
-        let decoder = try PCMDecoder(url: Fixtures.url(name))
-        while try decoder.read() != nil {}
-        #expect(decoder.warnings.isEmpty)
+        let source = try TestDecode.source(Fixtures.url(name))
+        while try source.read(maximumFrames: .max) != nil {}
+        #expect(source.warnings.isEmpty)
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// Compositions of lossless inputs through the library, in process: 100 per fixture format
 /// (cuts of 1 frame, at the very start and the very end, random ones, and every tenth a cut,

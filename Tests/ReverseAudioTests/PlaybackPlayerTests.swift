@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// A device that keeps every frame it is given, optionally taking `pace` seconds of wall time
 /// per second of audio (1 for real time, 0 for as fast as it comes).
@@ -16,6 +20,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     private var writeTimes: [ContinuousClock.Instant] = []
     private var rate = 0
     private var bytesPerFrame = 1
+    private var opened: PCMFormat?
     private(set) var calls: [String] = []
 
     init(periodFrames: Int = 441, pace: Double = 0) {
@@ -27,6 +32,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         locked {
             rate = format.sampleRate
             bytesPerFrame = format.bytesPerFrame
+            opened = format
             calls.append("open")
         }
     }
@@ -45,6 +51,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     func drain() throws { locked { calls.append("drain") } }
     func close() { locked { calls.append("close") } }
     var underrunCount: Int { 0 }
+    var format: PCMFormat { locked { opened ?? PCMFormat(sampleRate: 44100, channelCount: 2) } }
 
     var frames: Int { locked { bytes.count / bytesPerFrame } }
     var samples: [Int16] {
@@ -175,39 +182,17 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     }
     #endif
 
-    @Test("the plan follows the direction and the loop, and looks a little the other way")
-    func plan() {
-        let chunk: Int64 = 100
-        var state = PlaybackState(frameCount: 1000, position: 450)
-        #expect(ChunkPlan(state: state, chunkFrames: chunk, aheadChunks: 4, behindChunks: 2) ==
-                ChunkPlan(ahead: [4, 5, 6, 7], behind: [3, 2]))
-        state.direction = .reverse
-        #expect(ChunkPlan(state: state, chunkFrames: chunk, aheadChunks: 4, behindChunks: 2) ==
-                ChunkPlan(ahead: [4, 3, 2, 1], behind: [5, 6]))
-        state.setLoop(250..<520)
-        #expect(ChunkPlan(state: state, chunkFrames: chunk, aheadChunks: 4, behindChunks: 1) ==
-                ChunkPlan(ahead: [4, 3, 2, 5], behind: []))
-        state.direction = .forward
-        #expect(ChunkPlan(state: state, chunkFrames: chunk, aheadChunks: 5, behindChunks: 1).ahead == [4, 5, 2, 3])
-        state.seek(to: 990)
-        state.setLoop(nil)
-        #expect(ChunkPlan(state: state, chunkFrames: chunk, aheadChunks: 4, behindChunks: 1) ==
-                ChunkPlan(ahead: [9], behind: [8]))
-    }
-
     @Test("decoding ahead backwards sweeps up from the lowest missing chunk: one seek per sweep")
     func sweepBackwards() throws {
         let input = try SignalFiles.shared("thirty-seconds.wav", seconds: 30)
         let renderer = try PlaybackRenderer(url: input, direction: .reverse)
         let cache = renderer.cache
-        let last = cache.chunkCount - 1
-        let control = PlayerControl(status: PlaybackStatus(state: renderer.state, framesRendered: 0, loopWraps: 0,
-                                                           underruns: 0, sampleRate: 44100))
-        let ahead = DecodeAhead(cache: cache, control: control, aheadChunks: 8, behindChunks: 2)
-        let plan = ChunkPlan(state: renderer.state, chunkFrames: Int64(cache.chunkFrames), aheadChunks: 8, behindChunks: 2)
-        #expect(plan.ahead == Array(stride(from: last, through: last - 7, by: -1)))
+        let schedule = PlaybackSchedule(chunkFrames: cache.chunkFrames, frameCount: cache.frameCount, pacing: .realTime,
+                                        aheadChunks: 8, behindChunks: 2)
+        let last = schedule.chunkCount - 1
+        #expect(schedule.plan(for: renderer.state).ahead == Array(stride(from: last, through: last - 7, by: -1)))
         var order: [Int64] = []
-        while let next = ahead.nextChunk(in: plan) {
+        while let next = schedule.nextRun(for: renderer.state, isCached: cache.isCached) {
             order.append(next)
             try cache.prefetch(next)
         }

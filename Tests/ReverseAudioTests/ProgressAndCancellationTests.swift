@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// Collects progress values from the worker thread.
 final class ProgressLog: @unchecked Sendable {
@@ -105,7 +109,10 @@ final class ProgressLog: @unchecked Sendable {
         let folder = try TemporaryDirectory()
         let reversing = Task {
             var blocks = 0
-            for try await _ in ReversedAudio(url: longMP3, temporaryDirectory: folder.url) { blocks += 1 }
+            let temporary = folder.url
+            for try await _ in AudioBlocks(frames: 4096, { flag in
+                ReversedSource(try AudioFileSource(url: longMP3, cancellation: flag), temporaryDirectory: temporary, cancellation: flag)
+            }) { blocks += 1 }
             return blocks
         }
         try await Task.sleep(for: .milliseconds(300))
@@ -115,7 +122,7 @@ final class ProgressLog: @unchecked Sendable {
 
         let decoding = Task {
             var frames = 0
-            for try await block in DecodedAudio(url: longMP3) {
+            for try await block in AudioBlocks({ flag in try AudioFileSource(url: longMP3, cancellation: flag) }) {
                 frames += block.frameCount
                 if frames > 44_100 { withUnsafeCurrentTask { $0?.cancel() } }
             }

@@ -2,16 +2,17 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// Exact seeking: a range decoded after a seek equals `ffmpeg -af atrim=start_sample=A:end_sample=B`.
 @Suite struct RangeOracleTests {
     /// Decodes frames `range` of `url` with the library.
     static func decode(_ url: URL, _ range: Range<Int64>) throws -> [Int16] {
-        let decoder = try PCMDecoder(url: url)
-        try decoder.limit(to: range)
-        var samples: [Int16] = []
-        while let block = try decoder.read() { samples += block.samples }
-        return samples
+        let source = RangeSource(try TestDecode.source(url), frames: range)
+        return try TestDecode.blocks(of: source).flatMap(\.samples)
     }
 
     /// 20 ranges in a file of `frames` frames: 1 frame, the very start, the very end, and random ones.

@@ -19,17 +19,28 @@ enum ReadmeSnippets {
     }
 
     static func decode(url: URL, meter: Meter) async throws {
-        let decoder = try PCMDecoder(url: url, channels: .mix)
-        while let block = try decoder.read() {       // SampleBuffer: its format, interleaved samples, position
+        let song = try SampleConverter(AudioFileSource(url: url), sampleFormat: .s16, mixingToMono: true)
+        while let block = try song.readBlock(frames: 4096) {   // SampleBuffer: its format, interleaved samples, position
             meter.update(block.samples)
         }
-        for try await block in DecodedAudio(url: url) { meter.update(block.samples) }   // the same, for Swift concurrency
+        for try await block in AudioBlocks(frames: 4096, { flag in        // the same, for Swift concurrency
+            try SampleConverter(AudioFileSource(url: url, cancellation: flag), sampleFormat: .s16)
+        }) { meter.update(block.samples) }
     }
 
-    static func reversedBlocks(url: URL, player: Player) async throws {
-        for try await block in ReversedAudio(url: url, blockFrames: 4096) {
+    static func reversedBlocks(url: URL, player: Player) throws {
+        let reversed = ReversedSource(try SampleConverter(AudioFileSource(url: url), sampleFormat: .s16))
+        while let block = try reversed.readBlock(frames: 4096) {   // first block first; the last may be short
             player.schedule(block.samples)
         }
+    }
+
+    static func pipeline(url: URL) throws {
+        let song = try AudioFileSource(url: url)                    // the stream's own samples: 24-bit stays 24-bit
+        let part = RangeSource(song, frames: 441_000..<882_000)     // frames 10 s to 20 s at 44.1 kHz, exactly
+        let reversed = ReversedSource(part)
+        let writer = try AudioFileWriter(url: URL(fileURLWithPath: "part-reversed.flac"), format: reversed.format)
+        try transfer(reversed, to: writer, progress: { print($0) }) // the file appears only once complete
     }
 
     static func roundTrip(url: URL, documents: URL, reversedURL: URL) async throws {
@@ -45,11 +56,10 @@ enum ReadmeSnippets {
     }
 
     static func seeking(url: URL) throws {
-        let decoder = try PCMDecoder(url: url, sampleFormat: nil)      // nil: the stream's own (s24, f32…)
-        let seek = try decoder.seek(toFrame: 441_000)                    // .required, .reached
-        print(seek.reached)
-        try decoder.limit(to: 441_000..<882_000)                         // a range: seek + stop
-        while let block = try decoder.read() { print(block.format, block.frameCount) }
+        let source = try AudioFileSource(url: url)
+        let seek = try source.seek(to: 441_000)                     // .required, .reached
+        print(seek.reached, try source.resolveLength())             // the exact length, and how it was known
+        while let chunk = try source.read(maximumFrames: 4096) { print(chunk.position, chunk.frameCount) }
     }
 
     // Sources/ReverseAudio/ReverseAudio.docc/GettingStarted.md
@@ -63,18 +73,17 @@ enum ReadmeSnippets {
     }
 
     static func gettingStartedDecode() throws {
-        let decoder = try PCMDecoder(url: URL(fileURLWithPath: "take.flac"), sampleFormat: nil)
-        while let block = try decoder.read() {
+        let take = try AudioFileSource(url: URL(fileURLWithPath: "take.flac"))
+        while let block = try take.readBlock(frames: 4096) {
             let samples = try block.values(as: Int32.self)   // s24 and s32 are Int32
             print(block.position, samples.count)
         }
     }
 
     static func gettingStartedRange() throws {
-        let clip = try PCMDecoder(url: URL(fileURLWithPath: "long.mp3"))
-        try clip.limit(to: 1_323_000..<1_367_100)   // 30 s to 31 s at 44.1 kHz
+        let clip = RangeSource(try AudioFileSource(url: URL(fileURLWithPath: "long.mp3")), frames: 1_323_000..<1_367_100)
         let options = ConversionOptions(range: try TimeRange(start: .seconds(30), duration: .seconds(1)))
-        _ = options
+        _ = (clip, options)   // 30 s to 31 s at 44.1 kHz, twice
     }
 
     static func video() async throws {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// Reversal to WAV against `ffmpeg -af areverse`, byte for byte, for every input and channel choice.
 @Suite struct ReversalOracleTests {

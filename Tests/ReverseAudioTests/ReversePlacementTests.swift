@@ -1,12 +1,18 @@
 import Foundation
 import Testing
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// The mirrored placement on its own: which blocks a sink receives for a stream of frames.
 @Suite struct ReversePlacementTests {
     /// Records every block and assembles the output.
-    final class RecordingSink: ReversedFrameSink {
+    final class RecordingSink: PositionedPCMSink {
         var blocks: [(position: Int64, samples: [Int16])] = []
+
+        func discardWrites(expectingFrames frames: Int64) throws { blocks.removeAll() }
 
         func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
             blocks.append((frame, Array(bytes.bindMemory(to: Int16.self))))
@@ -42,7 +48,7 @@ import Testing
             let sink = RecordingSink()
             // Small batches force many flushes.
             let placement = try ReversePlacement(totalFrames: Int64(shape.frames), blockFrames: shape.block,
-                                                 frameBytes: shape.channels * 2, sink: sink, path: "x", batchBytes: 64)
+                                                 frameBytes: shape.channels * 2, sink: sink, batchBytes: 64)
             var start = 0
             while start < shape.frames {
                 let count = min(chunk, shape.frames - start)
@@ -74,7 +80,7 @@ import Testing
         for predicted in [Int64(60), Int64(140), 0] {
             let sink = RecordingSink()
             let placement = try ReversePlacement(totalFrames: predicted, blockFrames: 16, frameBytes: 4, sink: sink,
-                                                 path: "x", batchBytes: 64)
+                                                 batchBytes: 64)
             try input.withUnsafeBytes { try placement.consume($0, frames: 100) }
             #expect(!placement.isComplete)
             #expect(placement.sourceFrames == 100)
@@ -86,14 +92,14 @@ import Testing
           arguments: [Int.max, 99_999_999_999, 1 << 40])
     func hugeBlocks(_ blockFrames: Int) throws {
         let sink = RecordingSink()
-        let placement = try ReversePlacement(totalFrames: 100, blockFrames: blockFrames, frameBytes: 4, sink: sink, path: "x")
+        let placement = try ReversePlacement(totalFrames: 100, blockFrames: blockFrames, frameBytes: 4, sink: sink)
         #expect(placement.blockFrames == 100)
         let long = Int64(ReversePlacement.maximumBlockBytes)  // frames: a block of all of them is 4x the limit
         #expect(throws: ReverseAudioError.self) {
-            try ReversePlacement(totalFrames: long, blockFrames: blockFrames, frameBytes: 4, sink: sink, path: "x")
+            try ReversePlacement(totalFrames: long, blockFrames: blockFrames, frameBytes: 4, sink: sink)
         }
         #expect(throws: ReverseAudioError.self) {
-            try ReversePlacement(totalFrames: long, blockFrames: 0, frameBytes: 4, sink: sink, path: "x")
+            try ReversePlacement(totalFrames: long, blockFrames: 0, frameBytes: 4, sink: sink)
         }
     }
 }

@@ -2,53 +2,62 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
-/// The public block stream of the reversed audio.
+/// The reversal as a source handing out blocks, the seed's reverser.
 @Suite struct ReverserBlockTests {
     @Test("concatenated blocks equal areverse; sizes and positions as specified",
           arguments: [nil, 1, 7, 1024, 4099, 10_000_000])
     func blocks(_ blockFrames: Int?) throws {
         let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
         let directory = try TemporaryDirectory()
-        let reverser = try Reverser(url: input, channels: .all, blockFrames: blockFrames, temporaryDirectory: directory.url)
         var samples: [Int16] = []
         var blocks: [SampleBuffer] = []
-        while let block = try reverser.next() {
-            blocks.append(block)
-            samples += block.samples
+        do {
+            let reverser = ReversedSource(try TestDecode.source(input), blockFrames: blockFrames, temporaryDirectory: directory.url)
+            let size = blockFrames ?? reverser.blockFrames ?? 0
+            while let block = try reverser.readBlock(frames: size) {
+                blocks.append(block)
+                samples += block.samples
+            }
+            let total = samples.count / 2
+            // AAC's frame by default (the seed's first-buffer size); never longer than the file.
+            #expect(reverser.blockFrames == min(blockFrames ?? 1024, total))
+            #expect(blocks.count == (total + size - 1) / size)
+            for (index, block) in blocks.enumerated() {
+                #expect(block.position == Int64(index * size))
+                #expect(block.frameCount > 0)
+                if index < blocks.count - 1 { #expect(block.frameCount == size) }
+            }
         }
         #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
-        let total = samples.count / 2
-        // AAC's frame by default (the seed's first-buffer size); never longer than the file.
-        let size = min(blockFrames ?? 1024, total)
-        #expect(reverser.blockFrames == size)
-        #expect(blocks.count == (total + size - 1) / size)
-        for (index, block) in blocks.enumerated() {
-            #expect(block.position == Int64(index * size))
-            #expect(block.frameCount > 0)
-            if index < blocks.count - 1 { #expect(block.frameCount == size) }
-        }
-        #expect(directory.contents.isEmpty, "the temporary file is removed at the end")
+        #expect(directory.contents.isEmpty, "the temporary file has no name, and is gone with the source")
     }
 
     @Test("first channel, as the seed did")
     func firstChannel() throws {
         let input = Fixtures.url("wav-pcm_s24le-2ch-48000.wav")
-        let reverser = try Reverser(url: input, channels: .first)
+        let reverser = ReversedSource(try TestDecode.source(input, channels: .first))
         var samples: [Int16] = []
-        while let block = try reverser.next() {
+        while let block = try reverser.readBlock(frames: 4096) {
             #expect(block.channelCount == 1)
             samples += block.samples
         }
         #expect(samples == FFmpegOracle.channel(0, of: try FFmpegOracle.reversedSamples(of: input), channelCount: 2))
     }
 
-    @Test("the async sequence gives the same blocks, and releasing it removes the temporary file")
+    @Test("the async sequence gives the same blocks, and ending it releases the temporary file")
     func asyncSequence() async throws {
         let input = Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3")
         let directory = try TemporaryDirectory()
         var samples: [Int16] = []
-        for try await block in ReversedAudio(url: input, blockFrames: 500, temporaryDirectory: directory.url) {
+        let folder = directory.url
+        for try await block in AudioBlocks(frames: 500, { flag in
+            ReversedSource(try TestDecode.source(input), temporaryDirectory: folder, cancellation: flag)
+        }) {
             #expect(block.frameCount <= 500)
             samples += block.samples
         }
@@ -57,42 +66,38 @@ import TestSupport
     }
 
     @Test("a block size below 1 is refused")
-    func invalidBlockSize() {
-        #expect(throws: ReverseAudioError.self) { try Reverser(url: Fixtures.url("edge-one-frame.wav"), blockFrames: 0) }
+    func invalidBlockSize() throws {
+        let reverser = ReversedSource(try TestDecode.source(Fixtures.url("edge-one-frame.wav")), blockFrames: 0)
+        #expect(throws: ReverseAudioError.self) { try reverser.read(maximumFrames: 1) }
     }
 }
 
-/// The block stream written by the WAV writer: the composable (not the fastest) way to reverse.
+/// The reversal moved into a file by `transfer`: the composable way to reverse.
 @Suite struct BlockWritingTests {
-    @Test("reversed blocks written through WAVWriter equal areverse, with the progress contract")
-    func writeReversedBlocks() async throws {
+    @Test("a reversal transferred into a WAV writer equals areverse, with progress until it is in place")
+    func writeReversedBlocks() throws {
         let input = Fixtures.url("flac-s16-2ch-44100.flac")
         let folder = try TemporaryDirectory()
         let output = folder.file("reversed.wav")
         let log = ProgressLog(output: output)
-        let info = try AudioInfo.read(from: input)
-        let frames = try await AudioFileWriter.write(ReversedAudio(url: input, blockFrames: 100, temporaryDirectory: folder.url),
-                                               to: output, totalFrames: info.frames, progress: log.record)
-        #expect(frames == info.frames)
+        let source = ReversedSource(try TestDecode.source(input), blockFrames: 100, temporaryDirectory: folder.url)
+        let writer = try AudioFileWriter(url: output, format: source.format, expectedFrames: source.length.frames)
+        let frames = try transfer(source, to: writer, progress: log.record)
+        #expect(frames == (try AudioInfo.read(from: input)).frames)
         #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
         let values = log.entries.map(\.value)
-        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 } && values.last == 1.0)
-        #expect(log.entries.last?.outputExists == true && log.entries.dropLast().allSatisfy { !$0.outputExists })
+        #expect(!values.isEmpty && zip(values, values.dropFirst()).allSatisfy { $0 <= $1 } && values.allSatisfy { $0 <= 1 })
+        #expect(log.entries.allSatisfy { !$0.outputExists }, "published only once complete")
         #expect(folder.contents == ["reversed.wav"])
     }
 
-    @Test("an empty sequence needs a format; a failing sequence leaves no file")
-    func failures() async throws {
+    @Test("an empty source writes an empty file; a failing input leaves no file")
+    func failures() throws {
         let folder = try TemporaryDirectory()
-        await #expect(throws: ReverseAudioError.self) {
-            try await AudioFileWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("a.wav"))
-        }
-        let empty = try await AudioFileWriter.write(ReversedAudio(url: Fixtures.url("edge-empty-audio.wav")), to: folder.file("b.wav"),
-                                              format: PCMFormat(sampleRate: 44100, channelCount: 2))
-        #expect(empty == 0)
-        await #expect(throws: ReverseAudioError.self) {
-            try await AudioFileWriter.write(DecodedAudio(url: Fixtures.url("bad-text.mp3")), to: folder.file("c.wav"))
-        }
+        let empty = ReversedSource(try TestDecode.source(Fixtures.url("edge-empty-audio.wav")))
+        let writer = try AudioFileWriter(url: folder.file("b.wav"), format: empty.format)
+        #expect(try transfer(empty, to: writer) == 0)
+        #expect(throws: ReverseAudioError.self) { try TestDecode.source(Fixtures.url("bad-text.mp3")) }
         #expect(folder.contents == ["b.wav"])
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// The seed app's check: reverse, reverse again, compare with the original.
 @Suite struct RoundTripTests {

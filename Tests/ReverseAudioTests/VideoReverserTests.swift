@@ -3,6 +3,10 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
+@testable import ReverseAudioVideo
 
 /// The video reversal's parts: the keyframe index, the timeline, the memory limit, and the
 /// library API (results, cancellation, option checks).

@@ -11,9 +11,22 @@ public enum FFmpegOracle {
     }
 
     /// `ffmpeg -i FILE [filters] -f s16le -acodec pcm_s16le -`: the interleaved 16-bit samples.
-    /// - Parameter arguments: options placed after the input, such as `["-ac", "1"]` or
-    ///   `["-af", "areverse"]`.
-    public static func samples(of file: URL, _ arguments: [String] = []) throws -> [Int16] {
+    ///
+    /// An MP4-family input (M4A, M4R, MOV) ends where its container says (the edit list's end,
+    /// as Apple's players stop; FFmpeg 5.1 decodes the last packet whole): the decode is cut
+    /// there with `atrim=end_sample=N` before any other filter.
+    /// - Parameters:
+    ///   - arguments: options placed after the input, such as `["-ac", "1"]` or `["-af", "areverse"]`.
+    ///   - honouringStatedEnd: false for the ffmpeg CLI's decode as it is.
+    public static func samples(of file: URL, _ arguments: [String] = [], honouringStatedEnd: Bool = true) throws -> [Int16] {
+        var arguments = arguments
+        if honouringStatedEnd, let end = try statedEnd(of: file) {
+            if let filter = arguments.firstIndex(of: "-af"), filter + 1 < arguments.count {
+                arguments[filter + 1] = "atrim=end_sample=\(end)," + arguments[filter + 1]
+            } else {
+                arguments = ["-af", "atrim=end_sample=\(end)"] + arguments
+            }
+        }
         let result = try ProcessRunner.run(
             "ffmpeg", ["-nostdin", "-v", "error", "-i", file.path] + arguments + ["-f", "s16le", "-acodec", "pcm_s16le", "-"])
         guard result.status == 0 else {
@@ -25,6 +38,25 @@ public enum FFmpegOracle {
     /// The decode, reversed by ffmpeg's `areverse` filter.
     public static func reversedSamples(of file: URL, _ arguments: [String] = []) throws -> [Int16] {
         try samples(of: file, arguments + ["-af", "areverse"])
+    }
+
+    /// Where an MP4-family file's audio ends by its container's statement (the stream's stated
+    /// duration, in samples), or nil for other files.
+    public static func statedEnd(of file: URL) throws -> Int64? {
+        guard ["m4a", "m4r", "m4b", "mp4", "mov"].contains(file.pathExtension.lowercased()) else { return nil }
+        let result = try ProcessRunner.run(
+            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration_ts,time_base,sample_rate",
+                        "-of", "default=noprint_wrappers=1", file.path])
+        var fields: [String: String] = [:]
+        for line in result.outputText.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        guard let duration = fields["duration_ts"].flatMap(Int64.init), duration > 0,
+              let rate = fields["sample_rate"].flatMap(Int64.init),
+              let base = fields["time_base"]?.split(separator: "/").compactMap({ Int64($0) }), base.count == 2, base[1] > 0
+        else { return nil }
+        return (duration * base[0] * rate + base[1] / 2) / base[1]
     }
 
     /// ffprobe's view of the file: `format` and the first audio `stream`, as JSON objects.

@@ -1,4 +1,6 @@
 import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
 
 /// The original app's API, for code ported from it: reverse a file to a WAV with a progress
 /// callback and a completion that reports success or a reason.

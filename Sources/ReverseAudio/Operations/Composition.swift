@@ -1,4 +1,6 @@
 import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
 
 /// Pieces of audio put end to end into one file: parts of files, forwards or reversed, and
 /// silence. `trim`, `join` and `compose` are all compositions.
@@ -60,7 +62,7 @@ public struct Composition: Sendable {
         /// "converted" (resampled or remixed) or "silence".
         public let paths: [String]
         /// Problems that did not stop the work.
-        public let warnings: [String]
+        public let warnings: [ReverseAudioWarning]
     }
 
     /// Writes the composition to `output` on a thread of its own, publishing it only when
@@ -80,70 +82,87 @@ public struct Composition: Sendable {
             return nil
         }
         guard let first = files.first else {
-            throw ReverseAudioError.invalidOption("\(output.displayPath): a composition needs at least one file to take its format from")
+            throw ReverseAudioError.nothingToCompose(path: output.displayPath)
         }
         _ = try OutputFile(url: output, overwrite: overwrite, inputs: files)
-        let reference = try AudioSource(url: first, isCancelled: cancellation.check)
-        let referenceDecoder = try PCMDecoder(source: reference, channels: .all, sampleFormat: nil, isCancelled: cancellation.check)
+        let reference = try AudioFileSource(url: first, cancellation: cancellation)
         let sameExtension = output.pathExtension.lowercased() == first.pathExtension.lowercased()
         let chosen = try outputFormat ?? OutputFormat.same(as: reference, for: output, sameExtension: sameExtension)
-        let lossyOutput = !(chosen.codec?.isLossless ?? !reference.parameters.isLossy)
+        let lossyOutput = !(chosen.codec?.isLossless ?? !reference.traits.isLossy)
         var notCopied: String?
-        if lossyOutput && reference.parameters.isLossy {
+        if lossyOutput && reference.traits.isLossy {
             switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
             case .copied(let result): return result
             case .notCopied(let reason): notCopied = reason
             }
         }
-        let format = referenceDecoder.format
-        let source = AudioFileWriter.SourceDescription(codecName: reference.parameters.codecName, isLossless: !reference.parameters.isLossy,
-                                                       bitRate: reference.parameters.bitRate ?? reference.demuxer.bitRate,
-                                                       tags: reference.tags)
-        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen,
-                                         channelLayout: referenceDecoder.outputChannelLayout, source: source,
-                                         overwrite: overwrite, inputs: files, expectedFrames: nil)
-        var frames: Int64 = 0
+        let format = reference.format
+        var sources: [any PCMSource] = []
         var paths: [String] = []
-        var warnings: [String] = []
         var reencoded: [String] = []
-        do {
-            for piece in pieces {
-                if cancellation.isCancelled { throw CancellationError() }
-                switch piece {
-                case .silence(let length):
-                    let count = length.frame(atRate: format.sampleRate)
-                    try writeSilence(count, format: format, into: writer)
-                    frames += count
-                    paths.append("silence")
-                case .file(let url, let range, let reversed):
-                    let decoder = try decoder(for: url, range: range, matching: format, cancellation: cancellation)
-                    let written = try copy(decoder.decoder, reversed: reversed, into: writer, cancellation: cancellation)
-                    frames += written
-                    warnings += decoder.decoder.warnings
-                    let path: String
-                    switch (decoder.isLossy, lossyOutput) {
-                    case (true, true):
-                        path = "re-encoded: generation loss"
-                        reencoded.append(decoder.codecName)
-                    case (false, true): path = "encoded (\(writer.codec.rawValue) is lossy)"
-                    case (true, false): path = "decoded (a lossy \(decoder.codecName) input, stored losslessly)"
-                    case (false, false): path = decoder.converted ? "converted (resampled or remixed)" : "copied (samples as they are)"
-                    }
-                    paths.append(path + (reversed ? ", reversed" : ""))
+        var lossyInputs: Set<String> = []
+        for piece in pieces {
+            switch piece {
+            case .silence(let length):
+                sources.append(SilenceSource(frames: length.frame(atRate: format.sampleRate), format: format))
+                paths.append("silence")
+            case .file(let url, let range, let reversed):
+                let file = url == first && sources.isEmpty ? reference : try AudioFileSource(url: url, cancellation: cancellation)
+                let (source, converted) = try self.source(file, range: range, matching: format)
+                sources.append(reversed ? ReversedSource(source, cancellation: cancellation) : source)
+                let path: String
+                switch (file.traits.isLossy, lossyOutput) {
+                case (true, true):
+                    path = "re-encoded: generation loss"
+                    reencoded.append(file.traits.name)
+                case (false, true): path = "encoded (\(chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy).rawValue) is lossy)"
+                case (true, false): path = "decoded (a lossy \(file.traits.name) input, stored losslessly)"
+                case (false, false): path = converted ? "converted (resampled or remixed)" : "copied (samples as they are)"
                 }
+                if file.traits.isLossy { lossyInputs.insert(file.name) }
+                paths.append(path + (reversed ? ", reversed" : ""))
             }
-            try writer.finish()
-        } catch {
-            writer.cancel()
-            throw error
         }
+        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.writerInput,
+                                         overwrite: overwrite, inputs: files, expectedFrames: nil)
+        let whole = try ConcatenatedSource(sources)
+        let frames = try transfer(whole, to: writer, cancellation: cancellation)
+        var warnings = whole.warnings
         if !reencoded.isEmpty {
-            let codecs = Set(reencoded).sorted().joined(separator: ", ")
-            let why = notCopied.map { ": \($0)" } ?? ""
-            warnings.append("re-encoded: generation loss (\(codecs) decoded and encoded again as \(writer.codec.rawValue)\(why))")
+            warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec.rawValue,
+                                                           reason: notCopied), subject: lossyInputs.sorted().joined(separator: ", ")))
         }
         let written = (try? OutputFormat(container: chosen.container, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
         return Result(output: output, format: format, outputFormat: written, frames: frames, paths: paths, warnings: warnings)
+    }
+
+    /// `file`'s `range` in the composition's `format`, and whether its rate or channels changed.
+    private func source(_ file: AudioFileSource, range: TimeRange?, matching format: PCMFormat) throws -> (any PCMSource, Bool) {
+        let own = file.format
+        let sameRate = own.sampleRate == format.sampleRate
+        let sameChannels = own.channelCount == format.channelCount
+        if !convertsFormats && !(sameRate && sameChannels) {
+            throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
+                                                   expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
+        }
+        let frames = try range.map { try $0.frames(atRate: own.sampleRate, path: file.name) }
+        let mixes = !sameChannels && format.channelCount == 1
+        var source: any PCMSource = file
+        if !sameRate {
+            // A range counts the file's own frames: it is cut before the rate changes.
+            if let frames { source = RangeSource(source, frames: frames) }
+            source = try SampleConverter(source, sampleFormat: format.sampleFormat, sampleRate: format.sampleRate, mixingToMono: mixes)
+        } else {
+            if own.sampleFormat != format.sampleFormat || mixes {
+                source = try SampleConverter(source, sampleFormat: format.sampleFormat, mixingToMono: mixes)
+            }
+            if let frames { source = RangeSource(source, frames: frames) }
+        }
+        guard source.format.channelCount == format.channelCount else {
+            throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
+                                                   expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
+        }
+        return (source, !(sameRate && sameChannels))
     }
 
     /// What became of the attempt to copy a lossy input's packets.
@@ -156,10 +175,10 @@ public struct Composition: Sendable {
 
     /// A single cut of an MP3 into an MP3, or of AAC in MP4 into an MP4, copied packet for
     /// packet when the container can state the cut exactly (LAME tag, edit list).
-    private func packetCopy(_ reference: AudioSource, format: OutputFormat, to output: URL,
+    private func packetCopy(_ reference: AudioFileSource, format: OutputFormat, to output: URL,
                             cancellation: CancellationFlag) throws -> PacketCopy {
-        let codec = reference.parameters.codecName
-        let sameCodec = (codec == "mp3" && format.codec == .mp3) || (codec == "aac" && format.codec == .aac)
+        let codec = reference.traits.name
+        let sameCodec = reference.outputCodec != nil && reference.outputCodec == format.codec
         if reencodes { return .notCopied("--reencode asks for it") }
         if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec?.rawValue ?? "another codec")") }
         let fileCount = pieces.filter { if case .file = $0 { return true } else { return false } }.count
@@ -170,20 +189,18 @@ public struct Composition: Sendable {
         guard case .file(let url, let range, let reversed) = pieces[0] else { return .notCopied("nothing to copy") }
         if reversed { return .notCopied("a reversed piece is new audio") }
         let path = url.displayPath
-        let rate = reference.parameters.sampleRate
-        let pcm = PCMFormat(sampleFormat: .f32, sampleRate: rate, channelCount: reference.parameters.channelCount,
-                            channelLayoutName: reference.parameters.channelLayoutName)
+        let rate = reference.format.sampleRate
+        let pcm = reference.format
         switch format.container {
         case .mp3:
-            guard reference.demuxer.formatName == "mp3", reference.isSeekable else {
+            guard reference.traits.cutMethod == .mp3Frames, AudioInput.isSeekableFile(url) else {
                 return .notCopied("only a seekable MP3 file's frames can be copied")
             }
             // A cut that names its end needs no length: the copy reads the frames up to it and says
             // how long the file is if it ends first. Only a cut to the end counts every frame.
             var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
             if frames.upperBound == .max {
-                let source = try AudioSource(url: url, isCancelled: cancellation.check)
-                guard let length = try FrameCounter.count(source, isCancelled: cancellation.check).0.prediction?.frames else {
+                guard let length = try reference.resolveLength().frames else {
                     return .notCopied("its length cannot be counted without decoding")
                 }
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
@@ -194,7 +211,8 @@ public struct Composition: Sendable {
             return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written,
                                   paths: ["copied (MP3 frames byte for byte; the LAME tag states the cut)"], warnings: []))
         case .m4a:
-            guard EditListCut.canCut(reference), let length = try EditListCut.decodedLength(of: reference) else {
+            let input = try AudioInput(url: url, isCancelled: cancellation.check)
+            guard EditListCut.canCut(input), let length = try reference.resolveLength().frames else {
                 return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
             }
             let frames = try (range?.frames(atRate: rate, path: path) ?? 0..<Int64.max).within(length: length, sampleRate: rate, path: path)
@@ -213,71 +231,13 @@ public struct Composition: Sendable {
         }
     }
 
-    /// A decoder of `url`'s range in the composition's format, and what it is.
-    private func decoder(for url: URL, range: TimeRange?, matching format: PCMFormat, cancellation: CancellationFlag) throws
-        -> (decoder: PCMDecoder, isLossy: Bool, codecName: String, converted: Bool) {
-        let source = try AudioSource(url: url, isCancelled: cancellation.check)
-        // No count first: the decode finds out whether a range lies within the file.
-        let parameters = source.parameters
-        let sameRate = parameters.sampleRate == format.sampleRate
-        let sameChannels = parameters.channelCount == format.channelCount
-        if !convertsFormats && !(sameRate && sameChannels) {
-            throw ReverseAudioError.invalidOption(
-                "\(url.displayPath): \(parameters.sampleRate) Hz, \(parameters.channelCount) channels, unlike the first file's \(format.sampleRate) Hz, \(format.channelCount) channels; add --convert to resample")
-        }
-        let decoder = try PCMDecoder(source: source, channels: sameChannels ? .all : (format.channelCount == 1 ? .mix : .all),
-                                     sampleFormat: format.sampleFormat, sampleRate: sameRate ? nil : format.sampleRate,
-                                     isCancelled: cancellation.check)
-        if let range {
-            try decoder.limit(to: try range.frames(atRate: parameters.sampleRate, path: url.displayPath), requiringWholeRange: true)
-        }
-        return (decoder, parameters.isLossy, parameters.codecName, !(sameRate && sameChannels))
-    }
-
-    /// Copies what `decoder` gives (reversed, through a temporary file, if asked) into `writer`.
-    private func copy(_ decoder: PCMDecoder, reversed: Bool, into writer: AudioFileWriter,
-                      cancellation: CancellationFlag) throws -> Int64 {
-        if reversed {
-            return try SpilledReversal(blockFrames: 1 << 16, isCancelled: cancellation.check)
-                .run(decoder, in: FileManager.default.temporaryDirectory, progress: nil) { bytes, count in
-                    try writer.append(bytes, frames: count)
-                }.frames
-        }
-        var frames: Int64 = 0
-        while try decoder.readChunk({ bytes, count in
-            try writer.append(bytes, frames: count)
-            frames += Int64(count)
-        }) {}
-        return frames
-    }
-
-    /// `count` frames of digital silence: zero, or 128 for unsigned 8-bit.
-    private func writeSilence(_ count: Int64, format: PCMFormat, into writer: AudioFileWriter) throws {
-        let chunk = 4096
-        let zero: UInt8 = format.sampleFormat == .u8 ? 0x80 : 0
-        let bytes = [UInt8](repeating: zero, count: chunk * format.bytesPerFrame)
-        var left = count
-        while left > 0 {
-            let frames = Int(min(Int64(chunk), left))
-            try bytes.withUnsafeBytes { try writer.append(UnsafeRawBufferPointer(rebasing: $0[0..<(frames * format.bytesPerFrame)]), frames: frames) }
-            left -= Int64(frames)
-        }
-    }
 }
 
 extension OutputFormat {
     /// The input's own container and codec when the output keeps its extension; otherwise the
     /// format the output's extension names.
-    static func same(as source: AudioSource, for output: URL, sameExtension: Bool) throws -> OutputFormat {
+    static func same(as source: AudioFileSource, for output: URL, sameExtension: Bool) throws -> OutputFormat {
         guard sameExtension else { return try OutputFormat.forFile(output) }
-        let codec: Codec?
-        switch source.parameters.codecName {
-        case "flac": codec = .flac
-        case "alac": codec = .alac
-        case "aac": codec = .aac
-        case "mp3": codec = .mp3
-        default: codec = source.parameters.isPCM ? .pcm : nil
-        }
-        return try OutputFormat.forFile(output, codec: codec)
+        return try OutputFormat.forFile(output, codec: source.outputCodec)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
 
 /// What a conversion did.
 public struct ConversionResult: Sendable {
@@ -26,7 +28,7 @@ public struct ConversionResult: Sendable {
     /// the samples are written as the input holds them.
     public let conversions: [String]
     /// Problems that did not stop the conversion (skipped packets, a truncated input).
-    public let warnings: [String]
+    public let warnings: [ReverseAudioWarning]
     /// How the output length was known before writing.
     public let lengthSource: LengthSource
     /// The length predicted before decoding (nil when nothing predicted it).
@@ -41,7 +43,7 @@ public struct ConversionResult: Sendable {
 
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
          codec: OutputFormat.Codec, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
-         warnings: [String], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
+         warnings: [ReverseAudioWarning], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
          temporaryBytes: Int64, predictionFailure: String?) {
         self.input = input
         self.output = output

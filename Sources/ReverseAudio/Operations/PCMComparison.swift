@@ -1,28 +1,30 @@
 import Foundation
+import ReverseAudioCore
 
-/// Compares two decodes sample by sample, streaming, in flat memory.
+/// Compares two sources frame by frame, streaming, in flat memory.
 enum PCMComparison {
     /// Nil when `a` and `b` deliver the same frames in the same format; otherwise where and how
     /// they first differ, in one sentence.
-    static func firstDifference(_ a: PCMDecoder, _ b: PCMDecoder) throws -> String? {
-        var left = Cursor(decoder: a)
-        var right = Cursor(decoder: b)
+    static func firstDifference(_ a: any PCMSource, _ b: any PCMSource) throws -> String? {
+        guard a.format.holdsSameFrames(as: b.format) else {
+            return "formats differ: \(a.format) against \(b.format)"
+        }
+        let format = a.format
+        var left = Cursor(source: a)
+        var right = Cursor(source: b)
         var offset: Int64 = 0
         while true {
             let leftHas = try left.fill()
             let rightHas = try right.fill()
             if !leftHas || !rightHas {
                 if leftHas == rightHas { return nil }
-                try left.drain()
-                try right.drain()
-                return "lengths differ: \(a.framesDecoded) frames against \(b.framesDecoded)"
-            }
-            let format = a.format
-            if format != b.format.withLayoutName(format.channelLayoutName) {
-                return "formats differ: \(a.format) against \(b.format)"
+                return "lengths differ: \(try left.drain()) frames against \(try right.drain())"
             }
             let count = min(left.remaining, right.remaining)
-            for index in 0..<count where left.bytes[left.index + index] != right.bytes[right.index + index] {
+            let first = left.bytes.baseAddress! + left.index
+            let second = right.bytes.baseAddress! + right.index
+            if memcmp(first, second, count) != 0 {
+                let index = (0..<count).first { first.load(fromByteOffset: $0, as: UInt8.self) != second.load(fromByteOffset: $0, as: UInt8.self) }!
                 let sample = (offset + Int64(index)) / Int64(format.sampleFormat.bytesPerSample)
                 let channels = Int64(format.channelCount)
                 return "first difference at frame \(sample / channels), channel \(sample % channels)"
@@ -33,39 +35,34 @@ enum PCMComparison {
         }
     }
 
+    /// The bytes of a source's current chunk still to compare.
     private struct Cursor {
-        let decoder: PCMDecoder
-        var bytes: [UInt8] = []
+        let source: any PCMSource
+        var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         var index = 0
         var ended = false
 
         var remaining: Int { bytes.count - index }
 
-        /// Makes sure some bytes are waiting; false when the decode has ended.
+        /// Makes sure some bytes are waiting; false when the source has ended.
         mutating func fill() throws -> Bool {
             while remaining == 0 {
                 if ended { return false }
-                guard let block = try decoder.read() else {
+                guard let chunk = try source.read(maximumFrames: 1 << 16) else {
                     ended = true
                     return false
                 }
-                bytes = block.bytes
+                bytes = chunk.bytes
                 index = 0
             }
             return true
         }
 
-        /// Decodes the rest, so the decoder's frame count is the whole length.
-        mutating func drain() throws {
-            while try decoder.read() != nil {}
+        /// Reads the rest; the source's whole length.
+        mutating func drain() throws -> Int64 {
+            while try source.read(maximumFrames: 1 << 16) != nil {}
             ended = true
+            return source.position
         }
-    }
-}
-
-private extension PCMFormat {
-    /// The same format named by `name`: a layout's name is not part of the samples.
-    func withLayoutName(_ name: String?) -> PCMFormat {
-        PCMFormat(sampleFormat: sampleFormat, sampleRate: sampleRate, channelCount: channelCount, channelLayoutName: name)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
 
 /// The original app's check: reverse a file, reverse the result, and expect the original.
 ///
@@ -88,11 +90,13 @@ public enum RoundTrip {
         let reversedReversed = try AudioConverter.convert(
             reversed.output, to: reversedReversedURL, options: secondOptions,
             cancellation: cancellation, progress: { progress(0.8 * $0) })
-        let originalDecode = try PCMDecoder(url: original, channels: options.channels, sampleFormat: options.sampleFormat,
-                                            sampleRate: options.sampleRate, isCancelled: cancellation.check)
+        var forward = options
+        forward.reverse = false
+        forward.range = nil
+        let originalDecode = try AudioConverter.Chain(original, options: forward, cancellation: cancellation).source
         // The round trip holds the chosen sample format and rate already.
-        let roundTrip = try PCMDecoder(url: reversedReversedURL, channels: .all, sampleFormat: reversedReversed.format.sampleFormat,
-                                       isCancelled: cancellation.check)
+        let roundTrip = try SampleConverter(AudioFileSource(url: reversedReversedURL, cancellation: cancellation),
+                                            sampleFormat: reversedReversed.format.sampleFormat)
         let mismatch = try PCMComparison.firstDifference(roundTrip, originalDecode)
         progress(1)
         return Report(input: original, reversed: reversed, reversedReversed: reversedReversed, mismatch: mismatch)

@@ -1,5 +1,6 @@
-import FFmpeg
 import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
 
 /// Pictures of audio: the smallest and largest sample of every pixel column, for each channel,
 /// above a time axis, written as PNG through libavcodec's PNG encoder.
@@ -20,6 +21,15 @@ public enum Waveform {
     /// Rows at the bottom of each panel for the time axis.
     static let axisHeight = 14
 
+    /// What a drawing showed.
+    public struct Drawing: Sendable, Equatable {
+        /// Frames drawn of each file, in panel order: the range's, or the whole decode's.
+        public let frames: [Int64]
+        /// The picture's size in pixels.
+        public let width: Int
+        public let height: Int
+    }
+
     /// Draws `input` (and `compare` in a second panel under it) into a PNG at `output`.
     /// - Parameters:
     ///   - input: the audio file drawn in the upper panel.
@@ -29,61 +39,57 @@ public enum Waveform {
     ///   - range: the part of the audio to draw; nil for all of it (applies to both files).
     ///   - compare: a second file drawn under the first, such as its reversal.
     ///   - overwrite: replace an existing file at `output`.
+    ///   - cancellation: stops the work (and removes the partial picture) when set.
+    /// - Returns: the frames drawn of each file.
+    @discardableResult
     public static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300,
-                            range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false) throws {
+                            range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
+                            cancellation: CancellationFlag? = nil) throws -> Drawing {
         let inputs = [input] + (compare.map { [$0] } ?? [])
-        guard (16...16384).contains(width), (axisHeight * inputs.count + 8 * inputs.count...16384).contains(height) else {
-            throw ReverseAudioError.invalidOption("a waveform must be 16 to 16384 pixels wide and \(axisHeight + 8) to 16384 high per file, not \(width)×\(height)")
+        let lowest = axisHeight * inputs.count + 8 * inputs.count
+        guard (16...16384).contains(width), (lowest...16384).contains(height) else {
+            throw ReverseAudioError.settingOutOfRange(.waveformSize, value: "\(width)×\(height)",
+                                                      allowed: "16 to 16384 pixels wide and \(lowest) to 16384 high")
         }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: inputs)
         var canvas = Canvas(width: width, height: height)
         let panelHeight = height / inputs.count
+        var frames: [Int64] = []
         for (index, file) in inputs.enumerated() {
-            let columns = try columnExtremes(of: file, columns: width, range: range)
+            let columns = try columnExtremes(of: file, columns: width, range: range, cancellation: cancellation)
             canvas.drawPanel(columns.extremes, top: index * panelHeight, height: panelHeight, seconds: columns.seconds)
+            frames.append(columns.frames)
         }
         do {
-            try PictureWriter.writePNG(canvas.pixels, width: width, height: height, to: destination.temporaryURL.path)
+            try PictureFile.writePNG(canvas.pixels, width: width, height: height, to: destination.temporaryURL.path,
+                                     name: output.displayPath)
         } catch {
             destination.discard()
-            throw ReverseAudioError.writeFailed(path: output.displayPath, reason: error.message)
+            throw error
         }
         try destination.commit()
+        return Drawing(frames: frames, width: width, height: height)
     }
 
-    /// The smallest and largest sample of each column, per channel, and the seconds drawn.
-    static func columnExtremes(of url: URL, columns: Int, range: TimeRange?) throws
-        -> (extremes: [[(min: Float, max: Float)?]], seconds: Double) {
-        let info = try AudioInfo.read(from: url)
-        let decoder = try PCMDecoder(url: url, sampleFormat: .f32)
-        let rate = info.sampleRate
-        var span: Range<Int64> = 0..<(info.frames ?? 0)
-        if let range {
-            let asked = try range.frames(atRate: rate, path: url.displayPath)
-            try decoder.limit(to: asked, requiringWholeRange: true)
-            span = asked.lowerBound..<(asked.lowerBound + asked.count(within: info.frames ?? asked.upperBound))
-        }
-        let total = max(span.count, 1)
-        let channels = decoder.format.channelCount
-        var extremes = [[(min: Float, max: Float)?]](repeating: [(min: Float, max: Float)?](repeating: nil, count: columns),
-                                                     count: channels)
-        var frame: Int64 = 0
-        while try decoder.readChunk({ bytes, frames in
-            let samples = bytes.bindMemory(to: Float.self)
-            for index in 0..<frames {
-                let column = Int(min(Int64(columns - 1), (frame + Int64(index)) * Int64(columns) / Int64(total)))
-                for channel in 0..<channels {
-                    let value = samples[index * channels + channel]
-                    if let current = extremes[channel][column] {
-                        extremes[channel][column] = (Swift.min(current.min, value), Swift.max(current.max, value))
-                    } else {
-                        extremes[channel][column] = (value, value)
-                    }
-                }
+    /// The smallest and largest sample of each column, per channel, the frames drawn and their
+    /// seconds. The columns are laid out for the length the file resolves to; a decode that
+    /// gives another length (a header that lied undetected) is laid out again for the true one.
+    static func columnExtremes(of url: URL, columns: Int, range: TimeRange?, cancellation: CancellationFlag?) throws
+        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double) {
+        var assumed: Int64?
+        for _ in 1...2 {
+            let file = try AudioFileSource(url: url, cancellation: cancellation)
+            var source: any PCMSource = try SampleConverter(file, sampleFormat: .f32)
+            if let range { source = RangeSource(source, frames: try range.frames(atRate: file.format.sampleRate, path: file.name)) }
+            let total = try assumed ?? source.length.frames ?? file.resolveLength().frames ?? 0
+            let accumulator = ColumnExtremes(format: source.format, columns: columns, totalFrames: max(total, 1))
+            let drawn = try transfer(source, to: accumulator, cancellation: cancellation)
+            if drawn == total || assumed != nil {
+                return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate))
             }
-            frame += Int64(frames)
-        }) {}
-        return (extremes, Double(total) / Double(rate))
+            assumed = drawn
+        }
+        return ([], 0, 0)
     }
 
     /// An RGB picture being drawn.

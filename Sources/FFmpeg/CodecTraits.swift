@@ -1,0 +1,143 @@
+import CFFmpeg
+
+/// What the rest of the library needs to know about a stream's codec, in its container,
+/// resolved once per stream from FFmpeg's codec identifier: the one place where codecs are told
+/// apart. (Numbers measured against continuous decodes with libavcodec 5.1; see
+/// ENGINEERING.md.)
+package struct CodecTraits: Sendable, Equatable {
+    /// The kinds of codec the library treats differently.
+    package enum Family: Sendable, Equatable {
+        /// Uncompressed samples in any format or byte order.
+        case pcm
+        case flac
+        case alac
+        /// MPEG audio layer 3.
+        case mp3
+        /// MPEG audio layers 1 and 2.
+        case mpegLayer1or2
+        case aac
+        case opus
+        case vorbis
+        case otherLossless
+        case otherLossy
+    }
+
+    /// How exactly a decode restarted after a seek matches the continuous decode.
+    package enum SeekExactness: Sendable, Equatable {
+        /// Bit for bit.
+        case bitExact
+        /// Bit for bit unless the stream uses perceptual noise substitution (AAC): its noise
+        /// generator's state exists only in a continuous decode.
+        case bitExactWithoutNoiseSubstitution
+        /// The decoder converges, not to the bit (Opus).
+        case converges
+    }
+
+    /// How a part of the stream is written in the same format.
+    package enum CutMethod: Sendable, Equatable {
+        /// Samples copied exactly (lossless codecs are encoded again, losslessly).
+        case samples
+        /// MP3 frames copied byte for byte behind a LAME tag that states the cut.
+        case mp3Frames
+        /// AAC packets copied byte for byte into an MP4 whose edit list states the cut.
+        case mp4EditList
+        /// Decoded and encoded again (generation loss).
+        case reencode
+    }
+
+    package let family: Family
+    /// FFmpeg's codec name ("mp3", "aac"), for messages.
+    package let name: String
+    /// True for lossy codecs, whose decoders emit whole frames of ``frameSize``.
+    package let isLossy: Bool
+    /// Samples per packet of a fixed-size codec (1152 for MP3 layer 3 at 32 kHz and above), else 0.
+    package let frameSize: Int
+    /// For a seek by container timestamp: samples to restart before the target.
+    package let prerollSamples: Int
+    /// The demuxer only estimates positions after a seek (MP3 and ADTS AAC): packets are
+    /// indexed by reading them, and a seek restarts at an indexed packet.
+    package let needsPacketIndex: Bool
+    /// The container states the exact length (PCM's data size, FLAC's STREAMINFO): trusted
+    /// once checked against the file, never counted packet by packet.
+    package let containerStatesLength: Bool
+    /// The container states where the audio ends and a decode stops there, as Apple's players
+    /// stop: an MP4 edit list's end (FFmpeg 5.1 honours only its start).
+    package let followsContainerDuration: Bool
+    package let seekExactness: SeekExactness
+    /// A decode restarted at the first frame is exact only with a fresh decoder (a flush keeps
+    /// AAC's noise generator going).
+    package let restartsWithFreshDecoder: Bool
+    /// How a cut keeps the stream's own format.
+    package let cutMethod: CutMethod
+
+    init(stream: UnsafeMutablePointer<AVStream>, containerName: String) {
+        let parameters = stream.pointee.codecpar.pointee
+        let id = parameters.codec_id
+        let descriptor = avcodec_descriptor_get(id)
+        isLossy = ((descriptor?.pointee.props ?? 0) & AV_CODEC_PROP_LOSSY) != 0
+        name = String(cString: avcodec_get_name(id))
+        let rate = max(Int(parameters.sample_rate), 1)
+        let isPCM = id.rawValue >= AV_CODEC_ID_FIRST_AUDIO.rawValue && id.rawValue < AV_CODEC_ID_ADPCM_IMA_QT.rawValue
+        let isMP4 = containerName.hasPrefix("mov")
+        switch id {
+        case _ where isPCM: family = .pcm
+        case AV_CODEC_ID_FLAC: family = .flac
+        case AV_CODEC_ID_ALAC: family = .alac
+        case AV_CODEC_ID_MP3: family = .mp3
+        case AV_CODEC_ID_MP1, AV_CODEC_ID_MP2: family = .mpegLayer1or2
+        case AV_CODEC_ID_AAC: family = .aac
+        case AV_CODEC_ID_OPUS: family = .opus
+        case AV_CODEC_ID_VORBIS: family = .vorbis
+        default: family = isLossy ? .otherLossy : .otherLossless
+        }
+        frameSize = isLossy ? Int(max(parameters.frame_size, 0)) : 0
+        switch family {
+        // One packet of overlap; two are decoded.
+        case .aac: prerollSamples = 2 * max(frameSize, 1024)
+        // Its stated pre-roll, at least 320 ms.
+        case .opus: prerollSamples = max(Int(parameters.seek_preroll), rate * 320 / 1000)
+        // Two of its longest packets.
+        case .vorbis: prerollSamples = 2 * 8192
+        // The bit reservoir's worst case; with an index the exact rule is restartPacket's.
+        case .mp3, .mpegLayer1or2: prerollSamples = 12 * 1152
+        case .otherLossy: prerollSamples = max(frameSize, 4096) * 2
+        case .pcm, .flac, .alac, .otherLossless: prerollSamples = 0
+        }
+        needsPacketIndex = isLossy && (containerName == "mp3" || containerName == "aac")
+        containerStatesLength = family == .pcm || family == .flac
+        followsContainerDuration = isMP4
+        switch family {
+        case .aac: seekExactness = .bitExactWithoutNoiseSubstitution
+        case .opus: seekExactness = .converges
+        default: seekExactness = .bitExact
+        }
+        restartsWithFreshDecoder = isLossy
+        switch family {
+        case .mp3 where containerName == "mp3": cutMethod = .mp3Frames
+        case .aac where isMP4: cutMethod = .mp4EditList
+        default: cutMethod = isLossy ? .reencode : .samples
+        }
+    }
+
+    /// The packet to restart decoding from so that packet `holding` (and everything after it)
+    /// decodes as in a continuous decode, given the payload bytes of earlier packets.
+    ///
+    /// MP3: a frame's main data may start up to 511 bytes back in earlier frames (the bit
+    /// reservoir's 9-bit `main_data_begin`), and its output overlaps the previous frame's: the
+    /// restart is where the packets before the target's predecessor hold 511 bytes of payload,
+    /// plus one packet of margin. Other codecs: two packets before.
+    package func restartPacket(holding: Int, packetBytes: (Int) -> Int) -> Int {
+        switch family {
+        case .mp3, .mpegLayer1or2:
+            var start = max(holding - 1, 0)
+            var payload = 0
+            while start > 0 && payload < 511 {
+                start -= 1
+                payload += max(packetBytes(start) - 36, 1)  // header and side information excluded
+            }
+            return max(start - 1, 0)
+        default:
+            return max(holding - 2, 0)
+        }
+    }
+}

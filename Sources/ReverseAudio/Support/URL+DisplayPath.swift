@@ -1,6 +1,0 @@
-import Foundation
-
-extension URL {
-    /// The path as the user gave it (relative stays relative), for messages and reports.
-    var displayPath: String { relativePath }
-}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// Why an operation failed, with what a program needs to act on it (the file's length for a
+/// range past its end, the allowed values for a setting out of range). ``description`` is one
+/// line that names the file and the reason; it names library settings, not command-line flags
+/// (the `reverse-audio` tool adds its own advice).
+public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    // MARK: Inputs
+    /// The input does not exist.
+    case fileNotFound(path: String)
+    /// The input is a directory, not a file.
+    case isDirectory(path: String)
+    /// The input has no bytes at all.
+    case emptyFile(path: String)
+    /// The input cannot be read (permissions, I/O error).
+    case unreadable(path: String, reason: String)
+    /// FFmpeg recognises no media format in the input.
+    case notMedia(path: String, reason: String)
+    /// The input is a media file without an audio stream (e.g. a silent video).
+    case noAudioStream(path: String, streams: [String])
+    /// No decoder exists for the audio codec.
+    case unsupportedCodec(path: String, codec: String)
+    /// The requested channel index is not in the file.
+    case channelOutOfRange(path: String, channel: Int, channelCount: Int)
+    /// Decoding stopped on an error FFmpeg could not skip.
+    case decodingFailed(path: String, reason: String)
+    /// The work needs the input's length before decoding it, and nothing tells it (a pipe).
+    case lengthUnknown(path: String, reason: String)
+    /// The input is a pipe, read once, and the work needs to go back in it.
+    case notSeekable(path: String, reason: String)
+
+    // MARK: Positions and ranges
+    /// A range starts (`isStart`) or ends at `frame`, past the end of a stream of `length` frames.
+    case rangePastEnd(path: String, frame: Int64, isStart: Bool, length: Int64, sampleRate: Int)
+    /// A range holds no frame at the file's rate.
+    case emptyRange(path: String, start: Int64, end: Int64)
+    /// A range that cannot be: both an end and a duration, a zero duration, an end before the start.
+    case invalidRange(reason: String)
+    /// A seek to a negative frame, or to somewhere a source cannot go (sample rate converted).
+    case cannotSeek(path: String, frame: Int64, reason: String)
+
+    // MARK: Formats and settings
+    /// A setting outside the values that work; `allowed` says which do ("8 to 640 kb/s").
+    case settingOutOfRange(Setting, value: String, allowed: String)
+    /// A name that is none of the choices (an output format, an x264 preset).
+    case unknownChoice(Setting, value: String, choices: [String])
+    /// The output format cannot be told from the file's name.
+    case unknownOutputFormat(path: String, extension: String, known: [String])
+    /// The container cannot hold the codec.
+    case containerCannotHold(container: String, codec: String, holds: [String])
+    /// The codec cannot store the audio's sample format without loss.
+    case sampleFormatNotStorable(path: String, codec: String, sampleFormat: SampleFormat, storable: [SampleFormat])
+    /// The codec holds fewer channels than the audio has.
+    case tooManyChannels(path: String, codec: String, channels: Int, maximum: Int)
+    /// The codec cannot hold the audio's sample rate; `supported` lists the rates it can.
+    case unsupportedSampleRate(path: String, codec: String, sampleRate: Int, supported: [Int])
+    /// An input of a composition has another rate or channel count than the first file's.
+    case formatMismatch(path: String, sampleRate: Int, channels: Int, expectedSampleRate: Int, expectedChannels: Int)
+    /// A composition without a file to take its format from.
+    case nothingToCompose(path: String)
+    /// Playback that nothing would end (a loop), rendered to a file of no stated length.
+    case endlessOutput(path: String)
+    /// A block of interleaved samples of the wrong size or type for what it is used as.
+    case sampleBufferMismatch(reason: String)
+
+    // MARK: Outputs
+    /// The output exists and overwriting was not asked for.
+    case outputExists(path: String)
+    /// The output would replace the input.
+    case outputIsInput(path: String)
+    /// The output cannot be created where it was asked for.
+    case cannotCreateOutput(path: String, reason: String)
+    /// Writing the output failed part-way (full disk, file size limit, removed directory).
+    case writeFailed(path: String, reason: String)
+    /// The reversed-reversed audio is not the original (round-trip verification).
+    case verificationFailed(path: String, reason: String)
+
+    // MARK: Video
+    /// FFmpeg recognises no media format in a file given as a video.
+    case notVideo(path: String, reason: String)
+    /// The input has no video stream.
+    case noVideoStream(path: String, streams: [String])
+    /// The input's video stream cannot be decoded: no decoder in this FFmpeg build, or damage.
+    /// `stream` names it ("video stream 0 (h264)").
+    case videoStreamFailed(path: String, stream: String, reason: String)
+    /// This FFmpeg build lacks an encoder the work needs.
+    case encoderMissing(name: String, purpose: String)
+
+    // MARK: Sound devices
+    /// The sound device cannot be opened (no such device, no sound server, busy).
+    case deviceUnavailable(name: String, reason: String)
+    /// The sound device failed while playing.
+    case deviceFailed(name: String, reason: String)
+
+    /// The settings a ``settingOutOfRange(_:value:allowed:)`` or ``unknownChoice(_:value:choices:)``
+    /// names.
+    public enum Setting: String, Sendable, Equatable {
+        case bitRate = "bit rate"
+        case blockFrames = "block size"
+        case sampleRate = "sample rate"
+        case outputFormat = "output format"
+        case crf = "CRF"
+        case preset = "x264 preset"
+        case memoryLimit = "memory limit"
+        case audioBitRate = "audio bit rate"
+        case waveformSize = "waveform size"
+        case videoContainer = "video container"
+        case audioCodec = "audio codec"
+    }
+
+    /// One line that names the file and the reason.
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "\(path): no such file"
+        case .isDirectory(let path):
+            return "\(path): is a directory, not an audio file"
+        case .emptyFile(let path):
+            return "\(path): file is empty (0 bytes)"
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        case .notMedia(let path, let reason):
+            return "\(path): not an audio file FFmpeg can read (\(reason))"
+        case .noAudioStream(let path, let streams):
+            return "\(path): no audio stream (found \(Self.found(streams)))"
+        case .unsupportedCodec(let path, let codec):
+            return "\(path): no decoder for audio codec '\(codec)' in this FFmpeg build"
+        case .channelOutOfRange(let path, let channel, let channelCount):
+            return "\(path): channel \(channel) does not exist (the file has \(channelCount) channel\(channelCount == 1 ? "" : "s"), numbered from 0)"
+        case .decodingFailed(let path, let reason):
+            return "\(path): decoding failed: \(reason)"
+        case .lengthUnknown(let path, let reason):
+            return "\(path): its length cannot be known before decoding it: \(reason)"
+        case .notSeekable(let path, let reason):
+            return "\(path): \(reason)"
+        case .rangePastEnd(let path, let frame, let isStart, let length, let sampleRate):
+            let seconds = String(format: "%.3f", Double(length) / Double(max(sampleRate, 1)))
+            return "\(path): the range \(isStart ? "starts" : "ends") at frame \(frame), after the end of the file (\(length) frames, \(seconds) s)"
+        case .emptyRange(let path, let start, let end):
+            return "\(path): the range is empty (start \(start) ≥ end \(end) frames)"
+        case .invalidRange(let reason):
+            return "invalid range: \(reason)"
+        case .cannotSeek(let path, let frame, let reason):
+            return "\(path): cannot seek to frame \(frame): \(reason)"
+        case .settingOutOfRange(let setting, let value, let allowed):
+            return "the \(setting.rawValue) must be \(allowed), not \(value)"
+        case .unknownChoice(let setting, let value, let choices):
+            return "unknown \(setting.rawValue) '\(value)'; use one of \(choices.joined(separator: ", "))"
+        case .unknownOutputFormat(let path, let ext, let known):
+            let what = ext.isEmpty ? "a name without an extension" : "'.\(ext)'"
+            return "\(path): cannot tell the format from \(what); name the file \(known.map { "." + $0 }.joined(separator: " "))"
+        case .containerCannotHold(let container, let codec, let holds):
+            return "a .\(container) file cannot hold \(codec); it holds \(holds.joined(separator: ", "))"
+        case .sampleFormatNotStorable(let path, let codec, let sampleFormat, let storable):
+            return "\(path): \(codec.uppercased()) cannot hold \(sampleFormat) samples (it holds \(storable.map(\.rawValue).joined(separator: ", ")))"
+        case .tooManyChannels(let path, let codec, let channels, let maximum):
+            return "\(path): \(codec.uppercased()) holds at most \(maximum) channels and the audio has \(channels)"
+        case .unsupportedSampleRate(let path, let codec, let sampleRate, let supported):
+            return "\(path): \(codec) cannot hold \(sampleRate) Hz audio (it holds \(supported.map(String.init).joined(separator: ", ")) Hz)"
+        case .formatMismatch(let path, let rate, let channels, let expectedRate, let expectedChannels):
+            return "\(path): \(rate) Hz, \(channels) channels, unlike the first file's \(expectedRate) Hz, \(expectedChannels) channels"
+        case .nothingToCompose(let path):
+            return "\(path): a composition needs at least one file to take its format from"
+        case .endlessOutput(let path):
+            return "\(path): a loop never ends; give a length of output or a stop event"
+        case .sampleBufferMismatch(let reason):
+            return "sample buffer: \(reason)"
+        case .outputExists(let path):
+            return "\(path): output already exists"
+        case .outputIsInput(let path):
+            return "\(path): output is an input of this command; refusing to overwrite it"
+        case .cannotCreateOutput(let path, let reason):
+            return "\(path): cannot create output: \(reason)"
+        case .writeFailed(let path, let reason):
+            return "\(path): writing failed: \(reason)"
+        case .verificationFailed(let path, let reason):
+            return "\(path): round trip failed: \(reason)"
+        case .notVideo(let path, let reason):
+            return "\(path): not a video file FFmpeg can read (\(reason))"
+        case .noVideoStream(let path, let streams):
+            return "\(path): no video stream (found \(Self.found(streams)))"
+        case .videoStreamFailed(let path, let stream, let reason):
+            return "\(path): \(stream): \(reason)"
+        case .encoderMissing(let name, let purpose):
+            return "this FFmpeg build has no \(name) encoder, which \(purpose)"
+        case .deviceUnavailable(let name, let reason):
+            return "sound device '\(name)': cannot open it (\(reason))"
+        case .deviceFailed(let name, let reason):
+            return "sound device '\(name)': \(reason)"
+        }
+    }
+
+    /// The same line, for `LocalizedError` users.
+    public var errorDescription: String? { description }
+
+    private static func found(_ streams: [String]) -> String {
+        streams.isEmpty ? "no streams" : streams.joined(separator: ", ") + " only"
+    }
+}

@@ -1,0 +1,61 @@
+/// A part of a file: from `start` (default the beginning) to `end` or for `duration` (default
+/// the end).
+public struct TimeRange: Sendable, Equatable {
+    /// Where the range starts; nil for the beginning.
+    public var start: TimePosition?
+    /// Where it ends (exclusive); nil for the end, or `start` + `duration`.
+    public var end: TimePosition?
+    /// How long it is, instead of an end.
+    public var duration: TimePosition?
+
+    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` when both an end and a duration are
+    ///   given, when the end does not come after the start, or for an empty duration.
+    public init(start: TimePosition? = nil, end: TimePosition? = nil, duration: TimePosition? = nil) throws {
+        if end != nil && duration != nil {
+            throw ReverseAudioError.invalidRange(reason: "give an end or a duration, not both")
+        }
+        if let duration, duration.isZero {
+            throw ReverseAudioError.invalidRange(reason: "the duration must be longer than 0")
+        }
+        if let end, end.comesNoLaterThan(start ?? .frames(0)) {
+            throw ReverseAudioError.invalidRange(reason: "the end (\(end)) must come after the start (\(start ?? .frames(0)))")
+        }
+        self.start = start
+        self.end = end
+        self.duration = duration
+    }
+
+    /// The frames `[start, end)` at `sampleRate`; without an end, up to `Int64.max`, which a
+    /// ``RangeSource`` reads as the end of its source. Whether the range lies within a file is
+    /// for reading it to find out (a header may misstate the length).
+    /// - Parameter path: the file, for messages.
+    /// - Throws: ``ReverseAudioError/emptyRange(path:start:end:)`` for a range empty at this rate.
+    public func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
+        let first = start?.frame(atRate: sampleRate) ?? 0
+        let last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? Int64.max
+        guard last > first else {
+            throw ReverseAudioError.emptyRange(path: path, start: first, end: last)
+        }
+        return first..<last
+    }
+}
+
+extension Range where Bound == Int64 {
+    /// The frames of this range that a stream of `length` frames holds, if it holds any.
+    package func count(within length: Int64) -> Int64 {
+        Swift.max(0, Swift.min(upperBound, length) - lowerBound)
+    }
+
+    /// This range in a stream of exactly `length` frames: an open end (`Int64.max`) becomes the
+    /// stream's end.
+    /// - Throws: ``ReverseAudioError/rangePastEnd(path:frame:isStart:length:sampleRate:)``.
+    package func within(length: Int64, sampleRate: Int, path: String) throws -> Range<Int64> {
+        if lowerBound >= length {
+            throw ReverseAudioError.rangePastEnd(path: path, frame: lowerBound, isStart: true, length: length, sampleRate: sampleRate)
+        }
+        if upperBound != .max && upperBound > length {
+            throw ReverseAudioError.rangePastEnd(path: path, frame: upperBound, isStart: false, length: length, sampleRate: sampleRate)
+        }
+        return lowerBound..<Swift.min(upperBound, length)
+    }
+}

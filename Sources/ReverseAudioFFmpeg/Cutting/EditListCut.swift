@@ -1,0 +1,169 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// A cut of AAC in an MP4 file (`.m4a`, `.m4r`) without re-encoding: the packets from enough
+/// before the cut for the decoder to converge (``SeekPlan``'s pre-roll, and the encoder's
+/// priming when the cut is near the start) through the packet holding its last sample are
+/// copied byte for byte into an MP4 whose edit list states the cut exactly:
+/// `media_time` = the samples decoded before the cut, `segment_duration` = its length, in a
+/// movie timescale equal to the sample rate.
+///
+/// libavformat's mov muxer writes that edit from the packets' timestamps: the first copied
+/// packet is stamped at minus the samples before the cut (the edit's `media_time`), the last
+/// packet's duration ends at the cut's end (the edit's duration is the last packet's end), and
+/// the `movie_timescale` option keeps that duration in samples rather than rounding it to a
+/// millisecond. FFmpeg 5.1's mov demuxer then drops exactly the samples before the cut; it
+/// decodes the last packet whole (ignoring the edit's end, which Apple's players honour), so a
+/// decode with it is up to one AAC frame longer than the cut.
+package enum EditListCut {
+    /// What became of a cut.
+    package enum Outcome {
+        /// Written and checked.
+        case written(Written)
+        /// Not written, and why: the caller re-encodes.
+        case refused(String)
+    }
+
+    /// What a cut wrote.
+    package struct Written {
+        /// Frames the edit list states: the cut's length.
+        package let frames: Int64
+        /// Packets copied.
+        package let packets: Int
+    }
+
+    /// True when `source` is AAC in an MP4 whose packets can be copied and restated: a regular
+    /// file whose timestamps count samples.
+    package static func canCut(_ source: AudioInput) -> Bool {
+        let parameters = source.parameters
+        return parameters.traits.cutMethod == .mp4EditList && source.isSeekable
+            && parameters.codecFrameSize > 0 && parameters.timeBaseNumerator == 1
+            && Int(parameters.timeBaseDenominator) == parameters.sampleRate
+    }
+
+    /// The frames a decode of `source` gives (FFmpeg's: every packet whole after the edit's start),
+    /// found from the last packet alone; nil when the stream's timestamps do not tell it.
+    package static func decodedLength(of source: AudioInput) throws -> Int64? {
+        guard canCut(source) else { return nil }
+        return try mappingFFmpegErrors(path: source.path) {
+            let packet = try Packet()
+            try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.max / 2)
+            let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex)
+            var end: Int64?
+            while try reader.next(into: packet) {
+                guard let pts = packet.presentationTimestamp else { continue }
+                end = pts + Int64(source.parameters.codecFrameSize)
+            }
+            return end
+        }
+    }
+
+    /// Copies frames `range` (output frames of `input`'s decode) into the MP4 `output`.
+    /// - Returns: what was written, or why the packets cannot be restated exactly (the caller
+    ///   re-encodes); nothing is left at `output` then.
+    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a range past the end of the file,
+    ///   and the errors of reading and writing.
+    package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+                            cancellation: CancellationFlag) throws -> Outcome {
+        let source = try AudioInput(url: input, isCancelled: cancellation.check)
+        guard canCut(source), !range.isEmpty, range.lowerBound >= 0 else { return .refused("only AAC in a seekable MP4 file, timed in samples, can be copied") }
+        let parameters = source.parameters
+        let frameSize = Int64(parameters.codecFrameSize)
+        // The decoder starts with the packet holding this sample: the pre-roll before the cut.
+        let restart = range.lowerBound - Int64(source.traits.prerollSamples)
+        let streamStart = try firstTimestamp(of: source)
+        let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
+        var copied = 0
+        var lastEnd: Int64 = 0
+        /// How the copy ended.
+        enum Copy { case written, cannotState(String), endOfFile }
+        do {
+            let outcome: Copy = try mappingFFmpegErrors(path: output.displayPath) {
+                try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(restart, streamStart))
+                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: EncoderChoice.muxer(for: .m4a))
+                try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
+                muxer.setMetadata(source.tags)
+                try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
+                let packet = try Packet()
+                let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+                var next: Int64?
+                while try reader.next(into: packet) {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    guard let pts = packet.presentationTimestamp else { return .cannotState("its packets carry no timestamps") }
+                    if let next {
+                        // Output positions are timestamps only while every packet lasts a frame.
+                        guard pts == next else { return .cannotState("its packets are not contiguous") }
+                    } else {
+                        // The seek must land on the packet holding the restart (or the stream's first).
+                        guard pts <= restart || pts == streamStart else { return .cannotState("seeking did not reach the pre-roll") }
+                    }
+                    packet.clearForCopy()
+                    // Stamped relative to the cut: the first packet's negative timestamp is the
+                    // edit's media_time.
+                    packet.setTimestamp(pts - range.lowerBound)
+                    let isLast = pts + frameSize >= range.upperBound
+                    guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
+                    next = pts + packet.duration
+                    copied += 1
+                    lastEnd = pts + frameSize
+                    // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
+                    // last packet: when the cut starts in that packet further in than the cut is
+                    // long, it would drop the packet (and decode nothing). Such a cut is shorter
+                    // than one AAC frame; it is encoded again instead.
+                    if isLast && pts <= range.lowerBound && range.upperBound - range.lowerBound <= range.lowerBound - pts {
+                        try muxer.close()
+                        return .cannotState("FFmpeg's mov demuxer misreads an edit that starts and ends inside one AAC packet, further in than it is long")
+                    }
+                    // The last packet ends at the cut's end: the muxer makes that the edit's duration.
+                    if isLast { packet.setDuration(range.upperBound - pts) }
+                    try muxer.write(packet, stream: 0)
+                    if isLast {
+                        try muxer.finish()
+                        return .written
+                    }
+                }
+                try muxer.close()
+                return .endOfFile
+            }
+            switch outcome {
+            case .written:
+                break
+            case .cannotState(let reason):
+                destination.discard()
+                return .refused(reason)
+            case .endOfFile:
+                destination.discard()
+                throw ReverseAudioError.rangePastEnd(path: input.displayPath, frame: range.upperBound, isStart: false,
+                                                     length: lastEnd, sampleRate: parameters.sampleRate)
+            }
+        } catch {
+            destination.discard()
+            throw error
+        }
+        // Keep the result only if FFmpeg reads it back as stated: the edit's duration is the
+        // cut's length, and the decode starts at the cut and holds it (FFmpeg 5.1 also decodes
+        // the rest of the last packet; a player honouring the edit's end stops at it).
+        let check = try AudioInput(url: destination.temporaryURL, isCancelled: cancellation.check)
+        let decoded = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation)
+        let length = Int64(range.count)
+        guard check.parameters.statedDurationSamples == length,
+              let decoded, decoded == length || decoded == lastEnd - range.lowerBound else {
+            destination.discard()
+            return .refused("FFmpeg does not read the edit list back as written")
+        }
+        try destination.commit()
+        return .written(Written(frames: length, packets: copied))
+    }
+
+    /// The timestamp of the stream's first packet (negative when the encoder's priming is
+    /// trimmed by the input's own edit list).
+    private static func firstTimestamp(of source: AudioInput) throws -> Int64 {
+        try mappingFFmpegErrors(path: source.path) {
+            let packet = try Packet()
+            try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.min / 2)
+            let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+            return try reader.next(into: packet) ? packet.presentationTimestamp ?? 0 : 0
+        }
+    }
+}

@@ -1,0 +1,348 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// A file's best audio stream, decoded: the one ``PCMSource`` over FFmpeg, and the only place
+/// where demuxing, decoding, gapless trimming, pre-roll and lengths that headers misstate are
+/// handled.
+///
+/// Samples come out interleaved in the stream's own sample format (24-bit FLAC as ``SampleFormat/s24``,
+/// MP3 as ``SampleFormat/f32``), exactly as the `ffmpeg` CLI decodes them: the same demuxer,
+/// decoder and gapless trimming (the LAME tag's delay and padding; an MP4 edit list's start,
+/// and its end, as Apple's players honour it). Wrapped in a ``SampleConverter`` (for 16-bit, a
+/// mix-down, another rate), the conversion happens in the same swresample pass as the
+/// interleaving, so `SampleConverter(AudioFileSource(url:), sampleFormat: .s16)` equals
+/// `ffmpeg -i FILE -f s16le -` byte for byte.
+///
+/// ``length`` is resolved the first time it is asked (see ``resolveLength()``); ``seek(to:endingAt:)``
+/// restarts decoding the codec's pre-roll before its target so the next frame is exactly the
+/// continuous decode's (bit-exact for PCM, FLAC, ALAC and MP3; AAC with noise substitution
+/// differs in its noise bands). Memory stays flat: one decoded packet at a time.
+///
+/// ```swift
+/// let source = try AudioFileSource(url: url)
+/// print(source.format, try source.resolveLength())
+/// while let chunk = try source.read(maximumFrames: 4096) { consume(chunk.bytes) }
+/// ```
+public final class AudioFileSource: PCMSource {
+    /// The file.
+    public let url: URL
+    private var input: AudioInput
+    private var positioner: FramePositioner
+    private let isCancelled: @Sendable () -> Bool
+    private var conversion: Conversion
+    private var resampler: Resampler
+    /// The samples delivered.
+    public private(set) var format: PCMFormat
+    /// The stream's own sample format.
+    public let sourceSampleFormat: SampleFormat
+    public private(set) var position: Int64 = 0
+    /// Where the container says the audio ends (an MP4 edit list's end), when it does.
+    private let statedEnd: Int64?
+    /// True until anything is delivered or sought: the first decoded frame is still held.
+    private var atStart = true
+    /// The rest of the last converted frame, not yet delivered.
+    private var pending: (bytes: UnsafeRawPointer, frames: Int)?
+    private var flushed = false
+    private var resolution: LengthResolver.Resolution?
+    /// The length reading gave, once it reached the end from the start or after a seek.
+    private var decodedLength: Int64?
+
+    /// What the samples are converted to on the way out.
+    package struct Conversion: Equatable {
+        package var sampleFormat: SampleFormat?
+        package var sampleRate: Int?
+        package var mixesToMono = false
+
+        package init(sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, mixesToMono: Bool = false) {
+            self.sampleFormat = sampleFormat
+            self.sampleRate = sampleRate
+            self.mixesToMono = mixesToMono
+        }
+    }
+
+    /// Opens `url` (a regular file, or a pipe read once) and decodes its first packet, which
+    /// fixes ``format``.
+    /// - Parameter cancellation: polled between packets and by FFmpeg during blocking I/O; once
+    ///   set, reading throws `CancellationError`.
+    public init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        self.url = url
+        let flag = cancellation ?? CancellationFlag()
+        isCancelled = flag.check
+        input = try AudioInput(url: url, isCancelled: flag.check)
+        let input = input
+        positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
+        sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
+        conversion = Conversion()
+        resampler = Resampler(channels: .unchanged, type: sourceSampleFormat.sampleType)
+        let parameters = input.parameters
+        statedEnd = parameters.traits.followsContainerDuration ? parameters.statedDurationSamples.flatMap { $0 > 0 ? $0 : nil } : nil
+        format = PCMFormat(sampleFormat: sourceSampleFormat, sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
+                           channelLayoutName: parameters.channelLayoutName)
+        // The first frame's rate and channels are what the decode gives (a container may
+        // misstate them): decoded now and held for the first read.
+        if try positioner.next() { positioner.holdCurrentFrame() }
+        format = outputFormat()
+    }
+
+    /// The file as it was named.
+    public var name: String { input.path }
+
+    /// The file's description, with the frame count once the length is resolved.
+    public var info: AudioInfo {
+        let length = self.length
+        return input.info(frames: length.frames, framesSource: length.source)
+    }
+
+    /// The file's description with `frames`, a count the caller decoded.
+    package func info(frames: Int64) -> AudioInfo {
+        input.info(frames: frames, framesSource: .decode)
+    }
+
+    /// What a writer converting this file keeps of it: its codec (to keep its bit rate), tags.
+    package var writerInput: AudioFileWriter.Input { input.writerInput }
+
+    /// The file's own codec, as an output codec, when it is one we write.
+    package var outputCodec: OutputFormat.Codec? { input.outputCodec }
+
+    /// The codec's traits in the file's container.
+    package var traits: CodecTraits { input.traits }
+
+    /// The frames of the first decoded packet before gapless trimming shortens it (an MP3's
+    /// first frame is 1152 though only 47 samples survive the encoder-delay trim): the seed's
+    /// block size.
+    public var blockFrames: Int? {
+        positioner.firstFrameCount.map { max($0, input.decoder.frameSize) }
+    }
+
+    /// What conversion changes on the way from the stream to ``format``, one phrase each
+    /// ("sample format f32 → s16"); empty when the samples are the stream's own.
+    public var conversions: [String] {
+        var result: [String] = []
+        if format.sampleFormat != sourceSampleFormat { result.append("sample format \(sourceSampleFormat) → \(format.sampleFormat)") }
+        let rate = input.parameters.sampleRate
+        if format.sampleRate != rate { result.append("sample rate \(rate) → \(format.sampleRate) Hz") }
+        if conversion.mixesToMono { result.append("\(input.parameters.channelCount) channels mixed to 1") }
+        return result
+    }
+
+    // MARK: Length
+
+    /// The frames the decode gives (see ``resolveLength()``); unknown for a pipe.
+    public var length: PCMLength {
+        if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
+        return (try? resolveLength()) ?? .unknown
+    }
+
+    /// Resolves the length without decoding the whole file, once: the container's statement,
+    /// checked against the file (PCM's data size against the file's size; FLAC by decoding the
+    /// frame that should be last); an MP4 edit list's end; otherwise the packets, read without
+    /// decoding and summed as libavcodec will emit them. A decode that reaches another end
+    /// later corrects it (and warns).
+    /// - Throws: `CancellationError`.
+    @discardableResult
+    public func resolveLength() throws -> PCMLength {
+        if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
+        if resolution == nil {
+            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, isCancelled: isCancelled)
+        }
+        return resolution!.length
+    }
+
+    /// Why nothing tells the length before decoding, when nothing does.
+    public var lengthUnknownReason: String? { resolution?.unknownReason }
+
+    /// Resolves the length and keeps every packet's place on the way (MP3, ADTS AAC), for a
+    /// reader that will seek often (playback).
+    package func resolveLengthKeepingIndex() throws -> PCMLength {
+        if resolution == nil, input.traits.needsPacketIndex {
+            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true, isCancelled: isCancelled)
+            if let index = resolution?.index { positioner.adopt(index) }
+        }
+        return try resolveLength()
+    }
+
+    // MARK: Reading
+
+    public func read(maximumFrames: Int) throws -> PCMChunk? {
+        let frameBytes = format.bytesPerFrame
+        while true {
+            if let pending {
+                let count = min(maximumFrames, pending.frames)
+                let chunk = PCMChunk(bytes: UnsafeRawBufferPointer(start: pending.bytes, count: count * frameBytes),
+                                     frameCount: count, position: position)
+                self.pending = pending.frames > count ? (pending.bytes + count * frameBytes, pending.frames - count) : nil
+                position += Int64(count)
+                atStart = false
+                return chunk
+            }
+            if flushed || (statedEnd.map { position >= $0 } ?? false) {
+                reachEnd()
+                return nil
+            }
+            if isCancelled() { throw CancellationError() }
+            if try positioner.next() {
+                let converted = try convert { () throws(FFmpegError) in try resampler.convert(positioner.frame) }
+                keep(converted, dropping: positioner.leadingSamplesToDrop)
+            } else {
+                flushed = true
+                keep(try convert { () throws(FFmpegError) in try resampler.flush() }, dropping: 0)
+            }
+        }
+    }
+
+    /// Makes `converted` (less `leading` frames, and anything past the stated end) the next to deliver.
+    private func keep(_ converted: UnsafeRawBufferPointer, dropping leading: Int) {
+        let frameBytes = format.bytesPerFrame
+        guard frameBytes > 0, let base = converted.baseAddress, converted.count > leading * frameBytes else { return }
+        var frames = converted.count / frameBytes - leading
+        if let statedEnd { frames = Int(min(Int64(frames), max(0, statedEnd - position))) }
+        guard frames > 0 else { return }
+        let start = base + leading * frameBytes
+        if format.sampleFormat == .s24 && ![.u8, .s16, .s24].contains(sourceSampleFormat) {
+            // Samples narrowed to 24 bits keep only their top 24, as FFmpeg's 24-bit PCM encoders do.
+            let samples = UnsafeMutableRawPointer(mutating: start).assumingMemoryBound(to: Int32.self)
+            for index in 0..<(frames * frameBytes / 4) { samples[index] &= ~0xFF }
+        }
+        pending = (start, frames)
+    }
+
+    /// Notes where the stream ended: the length reading gave.
+    private func reachEnd() {
+        if decodedLength == nil || position > decodedLength! { decodedLength = position }
+    }
+
+    @discardableResult
+    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+        guard frame >= 0 else { throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative") }
+        if frame == 0 && atStart { return SeekedTo(required: 0, reached: 0) }
+        if conversion.sampleRate != nil && frame != 0 {
+            throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
+        }
+        pending = nil
+        flushed = false
+        var reached: Int64
+        if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
+            // A fresh decoder from the start decodes exactly as the continuous decode does, even
+            // where a seek cannot (AAC's noise substitution draws from the decoder's history).
+            try reopen()
+            reached = 0
+        } else {
+            resampler.reset()
+            reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+        }
+        if let statedEnd { reached = min(reached, statedEnd) }
+        if reached < frame { reachEnd() }
+        position = reached
+        atStart = false
+        return SeekedTo(required: frame, reached: reached)
+    }
+
+    /// Opens the file again: a fresh demuxer and decoder, as for the first read.
+    private func reopen() throws {
+        let fresh = try AudioInput(url: url, isCancelled: isCancelled)
+        let flag = isCancelled
+        positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
+        input = fresh
+        if let index = resolution?.index { positioner.adopt(index) }
+        resampler = makeResampler()
+    }
+
+    // MARK: Conversion
+
+    /// Takes over a conversion a ``SampleConverter`` would otherwise do on the interleaved
+    /// samples, so it happens in the interleaving pass. Only before anything is delivered.
+    /// - Returns: false when it is too late.
+    package func adopt(_ requested: Conversion) -> Bool {
+        guard atStart, pending == nil else { return false }
+        conversion = requested
+        resampler = makeResampler()
+        format = outputFormat()
+        return true
+    }
+
+    private func makeResampler() -> Resampler {
+        Resampler(channels: conversion.mixesToMono ? .mixedToMono : .unchanged,
+                  type: (conversion.sampleFormat ?? sourceSampleFormat).sampleType, sampleRate: conversion.sampleRate)
+    }
+
+    /// The format delivered: the conversion's, on the first frame's rate and channels.
+    private func outputFormat() -> PCMFormat {
+        let held = positioner.frame
+        let rate = conversion.sampleRate ?? (held.sampleRate > 0 ? held.sampleRate : input.parameters.sampleRate)
+        let channels = held.channelCount > 0 ? held.channelCount : input.parameters.channelCount
+        let sampleFormat = conversion.sampleFormat ?? sourceSampleFormat
+        if conversion.mixesToMono {
+            return PCMFormat(sampleFormat: sampleFormat, sampleRate: rate, channelCount: 1, channelLayoutName: "mono")
+        }
+        return PCMFormat(sampleFormat: sampleFormat, sampleRate: rate, channelCount: channels,
+                         channelLayoutName: input.parameters.channelLayoutName ?? ChannelLayout(defaultFor: channels).name)
+    }
+
+    /// Runs a sample conversion, naming the file and the reason when swresample refuses it.
+    private func convert(_ conversion: () throws(FFmpegError) -> UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
+        do {
+            return try conversion()
+        } catch {
+            var reason = "\(error.operation) failed (\(error.message))"
+            let channels = positioner.frame.channelCount
+            if channels > Resampler.maximumChannelCount {
+                reason += ": the converter handles at most \(Resampler.maximumChannelCount) channels and the file has \(channels)"
+            }
+            throw ReverseAudioError.decodingFailed(path: name, reason: reason)
+        }
+    }
+
+    // MARK: Warnings
+
+    /// Problems met so far that did not stop decoding (skipped packets, a truncated file, a
+    /// header that misstates the length), as the `ffmpeg` CLI would have logged them.
+    public var warnings: [ReverseAudioWarning] {
+        var kinds: [ReverseAudioWarning.Kind] = []
+        let skipped = positioner.skippedPackets
+        if skipped > 0 { kinds.append(.skippedPackets(count: skipped, reason: positioner.firstSkipReason ?? "invalid data")) }
+        if let failure = positioner.readFailure { kinds.append(.readStoppedEarly(reason: failure)) }
+        let damaged = skipped > 0 || positioner.readFailure != nil
+        let parameters = input.parameters
+        let rate = parameters.sampleRate
+        // The length used, at the stream's rate: what decoding gave, or what resolving found.
+        let known = decodedLength.map { format.sampleRate == rate ? $0 : $0 * Int64(rate) / Int64(max(format.sampleRate, 1)) }
+            ?? (resolution?.length.source == .container ? resolution?.length.frames : nil)
+        if let stated = parameters.statedDurationSamples, stated > 0, let known, known != stated,
+           !input.demuxer.durationIsEstimatedFromBitRate {
+            if parameters.traits.containerStatesLength {
+                // PCM and FLAC state their length exactly: any difference is worth a word. Less
+                // audio than stated is a file cut short unless every frame decoded cleanly (a
+                // FLAC header that is simply wrong).
+                let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || decodedLength == nil)
+                kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
+                                      : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
+            } else if stated - known > max(stated / 20, 8192) {
+                // Other containers state lengths roughly (ALAC in CAF over-states by up to a packet).
+                kinds.append(.truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate))
+            }
+        }
+        if let decodedLength, let predicted = resolution?.length, predicted.source == .packets,
+           let frames = predicted.frames, frames != decodedLength, kinds.isEmpty {
+            kinds.append(.lengthDiffers(predictedFrames: frames, decodedFrames: decodedLength, isRange: false))
+        }
+        if decodedLength == 0 { kinds.append(.noSamples) }
+        return kinds.map { ReverseAudioWarning($0, subject: name) }
+    }
+}
+
+extension AudioFileSource {
+    /// The frames `url` decodes to, or nil if it cannot be decoded (cancellation still
+    /// stops): how a file written without decoding (a packet copy) is checked before it is kept.
+    package static func decodedFrames(of url: URL, cancellation: CancellationFlag) throws -> Int64? {
+        do {
+            let check = try AudioFileSource(url: url, cancellation: cancellation)
+            while try check.read(maximumFrames: .max) != nil {}
+            return check.position
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// An input file opened for its best audio stream: the demuxer, the stream's parameters and
+/// codec traits, and a decoder, with every failure mapped to a ``ReverseAudioError`` that names
+/// the file. What ``AudioFileSource`` decodes, and what the lossless cuts copy packets from.
+package final class AudioInput {
+    package let url: URL
+    package let demuxer: Demuxer
+    package let streamIndex: Int
+    package let parameters: AudioStreamParameters
+    package let decoder: Decoder
+    /// False for a pipe: it is read once, in order, and cannot be sought in or read again.
+    package let isSeekable: Bool
+    package let isCancelled: (@Sendable () -> Bool)?
+
+    /// The codec's traits in this container.
+    package var traits: CodecTraits { parameters.traits }
+
+    /// The file as it was named, for messages.
+    package var path: String { url.displayPath }
+
+    package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
+        self.isCancelled = isCancelled
+        self.url = url
+        isSeekable = AudioInput.isSeekableFile(url)
+        let path = url.displayPath
+        FFmpegDiagnostics.applyDefault()
+        try AudioInput.checkReadableFile(at: url)
+        do {
+            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
+        } catch {
+            if error.isInterrupted { throw CancellationError() }
+            if !isSeekable && (error.isEndOfFile || error.isInvalidData || error.posixErrorNumber == EINVAL) {
+                // Nothing to tell an empty pipe from one carrying something that is not audio.
+                throw ReverseAudioError.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)")
+            }
+            throw AudioInput.openingError(error, path: path)
+        }
+        do {
+            streamIndex = try demuxer.bestAudioStreamIndex()
+        } catch {
+            let kinds = demuxer.streamKinds
+            guard let audio = kinds.firstIndex(of: .audio) else {
+                throw ReverseAudioError.noAudioStream(path: path, streams: AudioInput.describe(kinds))
+            }
+            let stream = demuxer.audioStream(at: audio)
+            if demuxer.stoppedAtReadLimit {
+                throw ReverseAudioError.notMedia(
+                    path: path, reason: "no \(stream.codecName) frame found in the first \(Demuxer.readLimit >> 20) MiB")
+            }
+            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: stream.codecName) }
+            // FFmpeg passes over audio streams whose rate or channel count it could not read.
+            throw ReverseAudioError.notMedia(
+                path: path, reason: "its \(stream.codecName) stream declares no sample rate or channels")
+        }
+        parameters = demuxer.audioStream(at: streamIndex)
+        do {
+            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex)
+        } catch {
+            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName) }
+            throw ReverseAudioError.decodingFailed(
+                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))")
+        }
+    }
+
+    /// The tags a person set (title, artist…), in the file's order: not the ones that describe
+    /// how this file was encoded, which would be wrong for a new encoding.
+    package var tags: [(key: String, value: String)] {
+        let technical: Set<String> = ["encoder", "encoded_by", "major_brand", "minor_version", "compatible_brands",
+                                      "handler_name", "vendor_id", "itunsmpb", "itunnorm", "encoder_options",
+                                      "creation_time", "duration", "language"]
+        return demuxer.tags(stream: streamIndex).filter { !technical.contains($0.key.lowercased()) }
+    }
+
+    /// The file's description, with `frames` when the caller already knows it.
+    package func info(frames: Int64?, framesSource: LengthSource? = nil) -> AudioInfo {
+        AudioInfo(
+            path: url.displayPath, container: demuxer.formatName, containerName: demuxer.formatLongName,
+            codec: parameters.codecName, codecName: parameters.codecLongName,
+            sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
+            channelLayout: parameters.channelLayoutName, sampleFormat: parameters.sampleFormatName,
+            bitsPerSample: parameters.bitsPerSample, containerDuration: demuxer.durationSeconds,
+            frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate,
+            tags: Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }),
+            framesSource: framesSource)
+    }
+
+    /// Turns the common ways a path is not a readable file into clear errors before FFmpeg
+    /// reports them as generic "Invalid data".
+    /// Accepts regular files, and pipes (a FIFO, or standard input when it is one), which are
+    /// read once, in order.
+    package static func checkReadableFile(at url: URL) throws {
+        let path = url.displayPath
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw ReverseAudioError.fileNotFound(path: path) }
+            throw ReverseAudioError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            guard access(url.path, R_OK) == 0 else {
+                throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
+            }
+            if status.st_size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+        case S_IFIFO, S_IFSOCK:
+            break  // a pipe: streamed
+        case S_IFDIR:
+            throw ReverseAudioError.isDirectory(path: path)
+        case S_IFCHR where isTerminal(url):
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)")
+        case S_IFCHR, S_IFBLK:
+            throw ReverseAudioError.unreadable(path: path, reason: "it is a device, not an audio file or a pipe")
+        default:
+            throw ReverseAudioError.unreadable(path: path, reason: "it is not a regular file or a pipe")
+        }
+    }
+
+    private static func isTerminal(_ url: URL) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return isatty(descriptor) == 1
+    }
+
+    /// True when `url` is a regular file, which can be read again and sought in; a pipe cannot.
+    package static func isSeekableFile(_ url: URL) -> Bool {
+        var status = stat()
+        return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {
+        if let errno = error.posixErrorNumber, errno == ENOENT { return .fileNotFound(path: path) }
+        if let errno = error.posixErrorNumber, errno == EACCES || errno == EPERM {
+            return .unreadable(path: path, reason: error.message)
+        }
+        return .notMedia(path: path, reason: error.message)
+    }
+
+    package static func describe(_ kinds: [MediaKind]) -> [String] {
+        var counts: [(MediaKind, Int)] = []
+        for kind in kinds {
+            if let index = counts.firstIndex(where: { $0.0 == kind }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((kind, 1))
+            }
+        }
+        return counts.map { "\($0.1) \($0.0.rawValue) stream\($0.1 == 1 ? "" : "s")" }
+    }
+}

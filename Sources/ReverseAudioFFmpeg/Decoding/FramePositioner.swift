@@ -1,0 +1,245 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// The frames of one input's stream with their exact positions in the output of a continuous
+/// decode from the start, and the seeks that restart decoding so the next frame begins exactly
+/// at a given output frame.
+///
+/// Each decoded frame carries its output position (``frameStart``) and the samples at its start
+/// that come before a seek's target (``leadingSamplesToDrop``). A seek restarts decoding the
+/// codec's pre-roll before its target (``CodecTraits``): by container timestamp where
+/// timestamps name every sample, at an indexed packet where the demuxer only estimates
+/// positions (MP3, ADTS AAC), from the start where timestamps are coarser than a sample. A
+/// pipe cannot seek: decoding goes on and drops what comes before the target.
+final class FramePositioner {
+    let input: AudioInput
+    let frame: Frame
+    private var decoding: FrameDecoder
+    private let isCancelled: @Sendable () -> Bool
+    /// The sample count of the first decoded frame (before any gapless trimming shortens it).
+    private(set) var firstFrameCount: Int?
+    /// Output position of the first sample of ``frame`` that is delivered.
+    private(set) var frameStart: Int64 = 0
+    /// Samples at the start of ``frame`` that come before a seek's target and must be dropped.
+    private(set) var leadingSamplesToDrop = 0
+    /// After a seek: frames that end before this output position are pre-roll, not output.
+    private var dropBefore: Int64?
+    /// Where the next frame starts when its timestamp does not say.
+    private var nextPosition: Int64 = 0
+    /// The timestamp (in samples) of output position 0, from the first frame of the decode.
+    private var origin: Int64?
+    /// A frame already decoded (by a seek looking ahead) and not yet handed out.
+    private var holdsFrame = false
+    /// The positions of packets, for inputs that cannot seek exactly by timestamp.
+    private(set) var index: PacketIndex?
+    /// In ``index``, the entry the next packet read should be.
+    private var nextEntry = 0
+    /// True after the first seek: from then on packets are stamped from the index.
+    private var hasSought = false
+    /// The file positions of the first and the last packet of the stream read.
+    private var firstPacketPosition: Int64?
+    private var lastPacketPosition: Int64?
+
+    init(input: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws(FFmpegError) {
+        self.input = input
+        self.isCancelled = isCancelled
+        frame = try Frame()
+        decoding = try FrameDecoder(decoder: input.decoder,
+                                    reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
+        if input.traits.needsPacketIndex {
+            index = PacketIndex(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1))
+        }
+        decoding.prepare = { [unowned self] packet throws(FFmpegError) in try self.notePacket(packet) }
+    }
+
+    private var parameters: AudioStreamParameters { input.parameters }
+
+    /// True once the decoder has given everything.
+    var isFinished: Bool { decoding.isFinished && !holdsFrame }
+    /// Packets the decoder rejected, and the first reason.
+    var skippedPackets: Int { decoding.skippedPackets }
+    var firstSkipReason: String? { decoding.firstSkipReason }
+    /// Why reading stopped before the end of the file, if it did.
+    var readFailure: String? { decoding.reader.readFailure }
+
+    /// Uses a complete index built elsewhere (by counting the packets) instead of building one.
+    func adopt(_ complete: PacketIndex) {
+        if index != nil, complete.isComplete, !hasSought { index = complete }
+    }
+
+    /// Hands ``frame`` out again at the next ``next()`` (a frame decoded to learn the format).
+    func holdCurrentFrame() { holdsFrame = true }
+
+    /// Decodes the next frame into ``frame``; false at the end of the stream. The frame's
+    /// output position is ``frameStart``, after dropping ``leadingSamplesToDrop`` samples.
+    func next() throws -> Bool {
+        if holdsFrame {
+            holdsFrame = false
+            return true
+        }
+        while try decodeFrame() {
+            let count = Int64(frame.sampleCount)
+            if firstFrameCount == nil { firstFrameCount = frame.sampleCount }
+            var start = nextPosition
+            if parameters.timestampsResolveSamples, let pts = frame.presentationTimestamp {
+                let samples = parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
+                if origin == nil { origin = samples }
+                start = samples - origin!
+            } else if origin == nil {
+                origin = 0
+            }
+            nextPosition = start + count
+            var drop: Int64 = 0
+            if let target = dropBefore {
+                if start + count <= target { continue }
+                drop = max(0, target - start)
+                dropBefore = nil
+                decoding.countsSkippedPackets = true
+            }
+            leadingSamplesToDrop = Int(drop)
+            frameStart = start + drop
+            return true
+        }
+        return false
+    }
+
+    /// Restarts decoding so that the next frame delivered starts exactly at output frame
+    /// `target` (as a continuous decode from the start would give it).
+    /// - Parameter end: where decoding will stop, if known (an index then needs to reach only
+    ///   that far).
+    /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
+    func seek(toFrame target: Int64, decodingUntil end: Int64?) throws -> Int64 {
+        if !input.isSeekable { return try skipForward(to: target) }
+        if origin == nil { try learnOrigin() }
+        holdsFrame = false
+        if let index {
+            // Two packets past the end, so that every packet the decode reaches is indexed.
+            let last = max(target, end ?? .max)
+            let step = 2 * Int64(index.frameSize)
+            let reach = last > Int64.max - 2 * step ? Int64.max : last + step
+            if !index.isComplete && index.indexedFrames <= reach {
+                try extendIndexFromTheStart(index, through: reach)
+            }
+            let restart = index.packet(containing: target).map { holding in
+                input.traits.restartPacket(holding: holding) { index.entries[$0].size }
+            } ?? 0
+            if !index.entries.isEmpty {
+                try wrap { try input.demuxer.seek(toByte: index.entries[restart].position) }
+            }
+            nextEntry = restart
+            lastPacketPosition = nil
+            hasSought = true
+        } else if !parameters.timestampsResolveSamples {
+            // Timestamps too coarse to find a sample by: decode again from the start, counting.
+            try wrap { try input.demuxer.seek(stream: input.streamIndex, toTimestamp: parameters.startTimestamp ?? 0) }
+        } else {
+            // Not clamped at 0: an encoder's priming packets lie before output frame 0.
+            let timestamp = parameters.timeBaseUnits(fromSamples: target - Int64(input.traits.prerollSamples) + (origin ?? 0),
+                                                     sampleRate: parameters.sampleRate)
+            do {
+                try input.demuxer.seek(stream: input.streamIndex, toTimestamp: timestamp)
+            } catch {
+                if error.isInterrupted { throw CancellationError() }
+                // No index to seek by: start again from the beginning and decode up to the target.
+                try wrap { try input.demuxer.seek(toByte: 0) }
+            }
+        }
+        decoding.restart()
+        decoding.countsSkippedPackets = false
+        dropBefore = target
+        nextPosition = 0
+        // Decode up to the target now, so the caller learns where the stream really is.
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
+    }
+
+    /// Finds which timestamp is output position 0, without decoding: the stream's start time,
+    /// or from the first packet (a decoder that has decoded nothing decodes a restart at the
+    /// start exactly as a fresh decode).
+    private func learnOrigin() throws {
+        // The demuxer's start time is the first output sample's timestamp, whatever trimmed the
+        // start (skip side data, which Ogg attaches only on the first read; a codec delay; a
+        // Vorbis first packet that only primes the decoder).
+        if let start = parameters.startSamples {
+            origin = start
+            return
+        }
+        let packet = try wrap { try Packet() }
+        let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex)
+        if try wrap({ try reader.next(into: packet) }) {
+            lastPacketPosition = packet.filePosition
+            if firstPacketPosition == nil { firstPacketPosition = packet.filePosition }
+            let pts = packet.presentationTimestamp.map {
+                parameters.samples(fromTimeBaseUnits: $0, sampleRate: parameters.sampleRate)
+            } ?? 0
+            origin = pts + Int64(packet.skipSamples.start)
+            return
+        }
+        origin = 0
+    }
+
+    /// A pipe cannot be sought in: decoding goes on from where it is and drops what comes
+    /// before `target`, which must not have been passed already.
+    private func skipForward(to target: Int64) throws -> Int64 {
+        guard target >= nextPosition, !holdsFrame || frameStart <= target else {
+            throw ReverseAudioError.notSeekable(path: input.path, reason: "a pipe is read once; it cannot go back to frame \(target)")
+        }
+        holdsFrame = false
+        dropBefore = target
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
+    }
+
+    /// Indexes the packets through output frame `frame`, reading them in order from the first:
+    /// the demuxer attaches the gapless trimming (the LAME tag's end padding) by true
+    /// timestamps, which it only knows reading in order from the start, not after a byte seek.
+    /// An index that must grow after decoding moved the demuxer is therefore made again.
+    private func extendIndexFromTheStart(_ index: PacketIndex, through frame: Int64) throws {
+        let readingOnFromIndex = index.entries.isEmpty ? lastPacketPosition == nil : lastPacketPosition == index.entries.last?.position
+        if !readingOnFromIndex {
+            index.removeAll()
+            if let first = firstPacketPosition { try wrap { try input.demuxer.seek(toByte: first) } }
+        }
+        try index.extend(through: frame, reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex,
+                                                              endsOnReadError: false),
+                         path: input.path, isCancelled: isCancelled)
+        lastPacketPosition = index.entries.last?.position
+    }
+
+    /// Decodes the next frame of the stream, whatever its position.
+    private func decodeFrame() throws -> Bool {
+        if isCancelled() { throw CancellationError() }
+        return try wrap { try decoding.next(into: frame) }
+    }
+
+    /// Notes a packet about to be decoded; after a seek in an indexed stream, gives it its
+    /// exact timestamp and trimming from the index (the demuxer only estimates them then).
+    private func notePacket(_ packet: Packet) throws(FFmpegError) {
+        if isCancelled() { throw FFmpegError.interrupted("decoding") }
+        lastPacketPosition = packet.filePosition
+        if firstPacketPosition == nil { firstPacketPosition = packet.filePosition }
+        // Until the first seek the demuxer's own timestamps are exact: the index is not used.
+        guard let index, hasSought else { return }
+        let position = packet.filePosition ?? -1
+        // A packet past the index (past where this decode stops) keeps the demuxer's stamps.
+        guard let entry = index.packet(at: position, from: nextEntry) else { return }
+        nextEntry = entry + 1
+        let found = index.entries[entry]
+        packet.setTimestamp(parameters.timeBaseUnits(fromSamples: found.rawStart + (origin ?? 0), sampleRate: parameters.sampleRate))
+        if found.skip != packet.skipSamples {
+            try packet.setSkipSamples(start: found.skip.start, end: found.skip.end)
+        }
+    }
+
+    /// FFmpeg's failures as the library's error naming the file; a cancellation as `CancellationError`.
+    private func wrap<Result>(_ work: () throws -> Result) throws -> Result {
+        try mappingFFmpegErrors(path: input.path, work)
+    }
+}

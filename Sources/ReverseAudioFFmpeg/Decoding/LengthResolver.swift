@@ -1,0 +1,202 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// How many frames a decode of a file gives, found without decoding it all: the one place that
+/// decides a file's length, and where a header that misstates it is caught.
+///
+/// - PCM: the container's data size, checked against the file's size (a header may promise
+///   more than the file holds; FFmpeg decodes what is there).
+/// - FLAC: STREAMINFO's total, checked by decoding the frame that should be the last one (a
+///   file cut short ends earlier; one whose header understates goes on and is counted instead).
+/// - Everything else: the packets are read once, without decoding. Each contributes what its
+///   decoder emits (a lossy codec's whole frame; otherwise the packet's duration) after the
+///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only
+///   emit nothing. Where packets carry no duration (ALAC in CAF) the step to the next packet's
+///   timestamp counts, and the last packet is measured by decoding it alone.
+/// - MP4: the container's statement (its edit list's end) where it is shorter, as Apple's
+///   players stop there (FFmpeg 5.1 decodes the last packet whole).
+///
+/// It reads with its own open of the file, so it can run at any time beside a decode.
+enum LengthResolver {
+    /// What resolving found.
+    struct Resolution {
+        let length: PCMLength
+        /// Why nothing tells the length, when nothing does.
+        let unknownReason: String?
+        /// Every packet's place, when the count built it for a stream that seeks by index.
+        let index: PacketIndex?
+    }
+
+    /// Resolves the length of `url`'s stream, described by `parameters`.
+    /// - Parameter keepingIndex: keep where each packet is, for a decode that will seek in a
+    ///   stream without exact seeking (MP3, ADTS AAC).
+    /// - Throws: `CancellationError`; nothing else (a count that fails leaves the length unknown).
+    static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool,
+                        isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution {
+        let traits = parameters.traits
+        guard AudioInput.isSeekableFile(url) else {
+            return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
+        }
+        do {
+            let input = try AudioInput(url: url, isCancelled: isCancelled)
+            if traits.containerStatesLength, let stated = parameters.statedDurationSamples, stated > 0 {
+                let checked = traits.family == .pcm
+                    ? try checkedPCMLength(input, stated: stated)
+                    : try checkedByLastFrame(input, stated: stated, isCancelled: isCancelled)
+                if let checked { return Resolution(length: PCMLength(frames: checked, source: .container), unknownReason: nil, index: nil) }
+            }
+            if traits.isLossy && parameters.codecFrameSize == 0 && !parameters.timestampsResolveSamples {
+                return Resolution(length: .unknown, unknownReason: "its packets vary in length and the container's timestamps are coarser than a sample", index: nil)
+            }
+            let index = keepingIndex && traits.needsPacketIndex
+                ? PacketIndex(frameSize: max(input.decoder.frameSize, parameters.codecFrameSize, 1)) : nil
+            guard let counted = try countPackets(input, index: index, isCancelled: isCancelled) else {
+                return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
+            }
+            if traits.followsContainerDuration, let stated = parameters.statedDurationSamples, stated > 0, stated < counted {
+                return Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: index)
+            }
+            return Resolution(length: PCMLength(frames: counted, source: .packets), unknownReason: nil,
+                              index: index?.isComplete == true ? index : nil)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as FFmpegError where error.isInterrupted {
+            throw CancellationError()
+        } catch {
+            let reason = (error as? FFmpegError)?.message ?? String(describing: error)
+            return Resolution(length: .unknown, unknownReason: "reading the packets failed: \(reason)", index: nil)
+        }
+    }
+
+    /// PCM's stated length, or what the file holds when that is less: FFmpeg reads the data
+    /// until the file ends.
+    private static func checkedPCMLength(_ input: AudioInput, stated: Int64) throws -> Int64? {
+        let blockAlign = Int64(input.parameters.blockAlign)
+        guard blockAlign > 0 else { return stated }
+        let packet = try Packet()
+        let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex)
+        guard try reader.next(into: packet), let dataStart = packet.filePosition else { return stated }
+        var status = stat()
+        guard stat(input.url.path, &status) == 0 else { return stated }
+        let available = max(0, Int64(status.st_size) - dataStart) / blockAlign
+        return min(stated, available)
+    }
+
+    /// FLAC's stated length when decoding the frame that should be last ends there; the
+    /// decoded end when the stream ends sooner (a file cut short); nil when it goes on (the
+    /// header understates: the packets are counted instead).
+    private static func checkedByLastFrame(_ input: AudioInput, stated: Int64,
+                                           isCancelled: @escaping @Sendable () -> Bool) throws -> Int64? {
+        let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
+        let reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        guard reached == stated - 1 else { return reached }
+        var end = reached
+        while try positioner.next() {
+            end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
+            if end > stated { return nil }
+        }
+        return end
+    }
+
+    /// Packets of a fixed-frame lossy stream decoded at the end of a count: the ones the count
+    /// is checked on, after enough to fill the MP3 bit reservoir (9 frames at the lowest rates).
+    private static let tailPackets = 16
+    private static let checkedPackets = 4
+
+    /// What decoding the stream's last packets emits beyond what the model said: a damaged last
+    /// packet emits nothing. A stream of no more packets than that (`whole`) is decoded whole,
+    /// from its first packet, and its true total replaces the model's.
+    private static func tailCorrection(_ tail: [(packet: Packet, emitted: Int64)], whole: Bool,
+                                       input: AudioInput) throws -> Int64 {
+        let decoder = try Decoder(demuxer: input.demuxer, streamIndex: input.streamIndex)
+        let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
+        loop.countsSkippedPackets = false
+        let frame = try Frame()
+        var decoded: [Int64] = []
+        do {
+            for entry in tail {
+                var samples: Int64 = 0
+                try loop.decode(entry.packet, into: frame) { samples += Int64($0.sampleCount) }
+                decoded.append(samples)
+            }
+            try loop.drain(into: frame) { decoded[decoded.count - 1] += Int64($0.sampleCount) }
+        } catch let error as FFmpegError {
+            throw error
+        } catch {
+            return 0
+        }
+        let checked = whole ? tail.indices : (tail.count - min(checkedPackets, tail.count))..<tail.count
+        return checked.reduce(Int64(0)) { $0 + decoded[$1] - tail[$1].emitted }
+    }
+
+    /// The frames the packets will decode to, or nil when they do not tell it.
+    private static func countPackets(_ input: AudioInput, index: PacketIndex?,
+                                     isCancelled: () -> Bool) throws -> Int64? {
+        let parameters = input.parameters
+        let packet = try Packet()
+        let undated = try Packet()
+        let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex, endsOnReadError: false)
+        let wholeFrame = parameters.isLossy && parameters.codecFrameSize > 0 ? Int64(parameters.codecFrameSize) : nil
+        // Ogg states where a stream ends with the last page's granule position, and FFmpeg's Ogg
+        // demuxer shortens the last packet's duration to it besides attaching the same amount as
+        // discard padding: counted once. (Matroska keeps whole durations beside the padding.)
+        let durationsAreTrimmed = input.demuxer.formatName == "ogg"
+        // A lossy codec of variable frame size (Opus, Vorbis) may emit nothing for a packet that
+        // only primes it: its output spans from the start time to the last packet's end.
+        let spansTimestamps = parameters.isLossy && wholeFrame == nil && parameters.startSamples != nil
+        var lastEnd: (samples: Int64, endSkip: Int)?
+        var total: Int64 = 0
+        var trimming = GaplessTrimming()
+        // The last packets, and what the model says they emit: decoded at the end to check it.
+        var tail: [(packet: Packet, emitted: Int64)] = []
+        var packets = 0
+        // A packet without a duration waits for the next one's timestamp.
+        var waiting: (timestamp: Int64, skip: (start: Int, end: Int)?)?
+        while try reader.next(into: packet) {
+            if isCancelled() { throw CancellationError() }
+            guard !packet.isDiscarded else { continue }
+            if spansTimestamps, let timestamp = packet.presentationTimestamp, packet.duration > 0 {
+                lastEnd = (parameters.samples(fromTimeBaseUnits: timestamp + packet.duration, sampleRate: parameters.sampleRate),
+                           packet.skipSamples.end)
+            }
+            index?.append(packet)
+            if let pending = waiting {
+                guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else { return nil }
+                total += trimming.emitted(parameters.samples(fromTimeBaseUnits: timestamp - pending.timestamp,
+                                                             sampleRate: parameters.sampleRate), skip: pending.skip)
+                waiting = nil
+            }
+            if let wholeFrame {
+                let emitted = trimming.emitted(wholeFrame, skip: packet.skipSideData)
+                total += emitted
+                packets += 1
+                let kept = try Packet()
+                try kept.reference(packet)
+                tail.append((kept, emitted))
+                if tail.count > tailPackets { tail.removeFirst() }
+            } else if packet.duration > 0 {
+                let skip = packet.skipSideData
+                total += trimming.emitted(parameters.samples(fromTimeBaseUnits: packet.duration, sampleRate: parameters.sampleRate),
+                                          skip: durationsAreTrimmed ? skip.map { ($0.start, 0) } : skip)
+            } else if let timestamp = packet.presentationTimestamp {
+                waiting = (timestamp, packet.skipSideData)
+                try undated.reference(packet)
+            } else {
+                return nil
+            }
+        }
+        if waiting != nil {
+            // The decoder applies the packet's own trimming here.
+            total += Int64(try FrameDecoder.samples(decoding: [undated], demuxer: input.demuxer, streamIndex: input.streamIndex))
+        }
+        index?.markComplete()
+        if !tail.isEmpty {
+            total += try tailCorrection(tail, whole: packets == tail.count, input: input)
+        }
+        if spansTimestamps, let lastEnd, let start = parameters.startSamples {
+            return lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip)
+        }
+        return total
+    }
+}

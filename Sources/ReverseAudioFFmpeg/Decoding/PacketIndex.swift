@@ -1,0 +1,137 @@
+import FFmpeg
+import ReverseAudioCore
+
+/// Where each packet of a stream starts in the file and in the decoded output, for inputs whose
+/// demuxer cannot seek exactly (MP3 and ADTS AAC estimate their position from the bit rate or a
+/// coarse table, and so do their timestamps after a seek).
+///
+/// Built by reading packets without decoding them, from the start of the file up to the
+/// furthest point asked for so far: a seek costs reading (not decoding) the packets before it.
+/// Each packet's output start mirrors what libavcodec emits: whole frames of the codec's frame
+/// size, minus gapless trimming (skip samples at the start may span several frames; padding at
+/// the end applies to its own frame).
+final class PacketIndex {
+    struct Entry {
+        /// Byte position of the packet in the file.
+        let position: Int64
+        /// Output frame of the packet's first sample before its own start trimming: the
+        /// timestamp (in samples) the packet is stamped with so its frames come out at the
+        /// right output positions.
+        let rawStart: Int64
+        /// Output frame of the packet's first sample after trimming.
+        let outputStart: Int64
+        // Narrow fields: an hour of MP3 is 140,000 entries, kept for as long as the file is open.
+        private let storedSize: Int32
+        private let storedEmitted: Int32
+        private let skipStart: UInt32
+        private let skipEnd: UInt32
+
+        init(position: Int64, size: Int, rawStart: Int64, outputStart: Int64, emitted: Int64, skip: (start: Int, end: Int)) {
+            self.position = position
+            self.rawStart = rawStart
+            self.outputStart = outputStart
+            storedSize = Int32(clamping: size)
+            storedEmitted = Int32(clamping: emitted)
+            skipStart = UInt32(clamping: skip.start)
+            skipEnd = UInt32(clamping: skip.end)
+        }
+
+        /// Bytes of payload.
+        var size: Int { Int(storedSize) }
+        /// Frames of output the packet yields after trimming.
+        var emitted: Int64 { Int64(storedEmitted) }
+        /// The gapless trimming the demuxer attached to it.
+        var skip: (start: Int, end: Int) { (Int(skipStart), Int(skipEnd)) }
+    }
+
+    private(set) var entries: [Entry] = []
+    /// True once every packet of the stream is in ``entries``.
+    private(set) var isComplete = false
+    let frameSize: Int64
+    private var total: Int64 = 0
+    private var trimming = GaplessTrimming()
+    /// Samples decoded so far before trimming, and the start skips met so far.
+    private var rawPosition: Int64 = 0
+    private var skipped: Int64 = 0
+
+    init(frameSize: Int) {
+        self.frameSize = Int64(frameSize)
+    }
+
+    /// Output frames covered by the packets indexed so far.
+    var indexedFrames: Int64 { total }
+
+    /// Reads packets from the reader's current position (the first unindexed packet) until the
+    /// index covers `frame`, or the stream ends.
+    /// - Parameter path: the file, for messages.
+    func extend(through frame: Int64, reader: PacketReader, path: String, isCancelled: () -> Bool) throws {
+        let packet = try mappingFFmpegErrors(path: path) { try Packet() }
+        // Room for every packet up to `frame` at once: doubling would hold two copies at its peak.
+        // (Not for an open end: the whole file's count is not known, and a guess could be huge.)
+        if frame < Int64.max / 2 {
+            let needed = Int(min(frame / max(frameSize, 1), 1 << 22)) + 64
+            if needed > entries.capacity { entries.reserveCapacity(needed) }
+        }
+        while !isComplete && total <= frame {
+            if isCancelled() { throw CancellationError() }
+            guard try mappingFFmpegErrors(path: path, { try reader.next(into: packet) }) else {
+                isComplete = true
+                return
+            }
+            append(packet)
+        }
+    }
+
+    /// Adds `packet` if it comes after every packet indexed so far; returns its entry's index.
+    @discardableResult
+    func append(_ packet: Packet) -> Int? {
+        guard !packet.isDiscarded, let position = packet.filePosition else { return nil }
+        if let last = entries.last, position <= last.position { return nil }
+        let skip = packet.skipSamples
+        skipped += Int64(skip.start)
+        let emitted = trimming.emitted(frameSize, skip: packet.skipSideData)
+        // A start skip longer than a frame (8 kHz MP3: 1105 samples, 576 per frame) spans several.
+        entries.append(Entry(position: position, size: packet.size, rawStart: rawPosition - skipped,
+                             outputStart: total, emitted: emitted, skip: skip))
+        total += emitted
+        rawPosition += frameSize
+        return entries.count - 1
+    }
+
+
+    /// Marks the index as holding every packet (the stream ended while reading on).
+    func markComplete() { isComplete = true }
+
+    /// Empties the index, to be built again from the first packet.
+    func removeAll() {
+        entries.removeAll()
+        isComplete = false
+        total = 0
+        trimming = GaplessTrimming()
+        rawPosition = 0
+        skipped = 0
+    }
+
+    /// The index of the packet whose output holds `frame` (the last packet if past the end).
+    func packet(containing frame: Int64) -> Int? {
+        guard !entries.isEmpty else { return nil }
+        var low = 0
+        var high = entries.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if entries[middle].outputStart <= frame { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The index of the packet with byte position `position`, searching from `hint`.
+    func packet(at position: Int64, from hint: Int) -> Int? {
+        var index = max(0, hint)
+        while index < entries.count {
+            if entries[index].position == position { return index }
+            if entries[index].position > position { return nil }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,243 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+/// Writes interleaved PCM of any sample format to a WAV, AIFF, CAF, FLAC, M4A (ALAC or AAC),
+/// MP3 or ADTS AAC file, through libavcodec's encoders and libavformat's muxers: the library's
+/// file ``PCMSink``.
+///
+/// The file is written under a temporary name beside `url` and published by ``finish()``;
+/// ``cancel()`` (or releasing an unfinished writer) removes it, so no partial file is ever left
+/// at `url`. A pipe or a device is written in place instead, never replaced. PCM into a
+/// seekable file also takes frames at any position (``positioned``): a reversal writes each
+/// block at its mirrored place.
+///
+/// ```swift
+/// let source = try SampleConverter(AudioFileSource(url: input), sampleFormat: .s16)
+/// let writer = try AudioFileWriter(url: output, format: source.format)   // by the extension
+/// try transfer(source, to: writer)
+/// ```
+public final class AudioFileWriter: PCMSink, PositionedPCMSink {
+    /// The finished file's location.
+    public let url: URL
+    /// The PCM the writer takes.
+    public let format: PCMFormat
+    /// The container and codec written.
+    public let outputFormat: OutputFormat
+    /// The codec actually used (for `.m4a` the automatic choice resolved).
+    public let codec: OutputFormat.Codec
+    /// Frames handed over so far.
+    public private(set) var framesWritten: Int64 = 0
+    /// What the writer changes on the way into the file ("sample format u8 → s16: FLAC has no 8-bit samples").
+    public let conversions: [String]
+    /// The sample format the file holds: ``format``'s, or the wider one a lossless codec needs
+    /// (8-bit into FLAC is 16-bit); nil for a lossy codec, which keeps no samples as such.
+    public let storedSampleFormat: SampleFormat?
+
+    /// What the writer takes from the input it converts, when there is one.
+    package struct Input {
+        /// The input's codec, in output terms (nil for one we do not write).
+        let codec: OutputFormat.Codec?
+        let isLossless: Bool
+        let bitRate: Int?
+        /// Tags to copy into the output (title, artist…).
+        let tags: [(key: String, value: String)]
+    }
+
+    let output: OutputFile
+    private let plan: EncoderPlan
+    private let layout: ChannelLayout
+    private let tags: [(key: String, value: String)]
+    private var muxer: Muxer
+    /// The encoder; nil when the samples go into the file as they are (little-endian PCM).
+    private var stream: EncodingStream?
+    private let packet: Packet
+    private var dataStart: Int64 = 0
+    private var endFrame: Int64 = 0
+    private var nextTimestamp: Int64 = 0
+    private var isFinished = false
+
+    /// Creates the writer and writes the header.
+    /// - Parameters:
+    ///   - url: the file to write.
+    ///   - format: the PCM the writer takes.
+    ///   - outputFormat: the container and codec; nil picks them from `url`'s extension.
+    ///   - overwrite: replace an existing file at `url` (only when ``finish()`` succeeds).
+    ///   - expectedFrames: the length if known; beyond 4 GiB of data a WAV becomes RF64.
+    public convenience init(url: URL, format: PCMFormat, outputFormat: OutputFormat? = nil, overwrite: Bool = false,
+                            expectedFrames: Int64? = nil) throws {
+        try self.init(url: url, format: format, outputFormat: outputFormat ?? OutputFormat.forFile(url), input: nil,
+                      overwrite: overwrite, inputs: [], expectedFrames: expectedFrames)
+    }
+
+    /// Creates the writer for a file converted from `input`, which never names one of `inputs`.
+    package init(url: URL, format: PCMFormat, outputFormat: OutputFormat, input: Input?, overwrite: Bool,
+                 inputs: [URL], expectedFrames: Int64?) throws {
+        self.url = url
+        self.format = format
+        self.outputFormat = outputFormat
+        let path = url.displayPath
+        plan = try EncoderPlan(format: format, outputFormat: outputFormat, source: input, path: path)
+        codec = plan.codec
+        conversions = plan.conversions
+        storedSampleFormat = plan.storedSampleFormat
+        layout = ChannelLayout(named: format.channelLayoutName, channelCount: format.channelCount)
+        tags = input?.tags ?? []
+        output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs,
+                                requiresSeekableFile: outputFormat.container.requiresSeekableFile)
+        packet = try mappingFFmpegErrors(path: path) { try Packet() }
+        do {
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: EncoderChoice.muxer(for: outputFormat.container))
+        } catch {
+            output.discard()
+            throw ReverseAudioError.cannotCreateOutput(path: path, reason: error.message)
+        }
+        do {
+            try start(expectedFrames: expectedFrames)
+        } catch {
+            try? muxer.close()
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Adds the stream and writes the header.
+    private func start(expectedFrames: Int64?) throws {
+        do {
+            let settings = Encoder.Settings(codecName: plan.encoderName, sampleType: plan.sampleType,
+                                            sampleRate: format.sampleRate, channelLayout: layout,
+                                            bitRate: plan.bitRate, bitsPerRawSample: plan.bitsPerRawSample)
+            let encoding = try EncodingStream(muxer: muxer, settings: settings, inputType: format.sampleFormat.sampleType,
+                                              path: url.displayPath)
+            stream = plan.passesThrough ? nil : encoding
+            var options: [String: String] = [:]
+            switch outputFormat.container {
+            case .wav:
+                // A plain RIFF header whenever the data surely fits in 4 GiB; RF64 when it may not.
+                let limit: Int64 = 0xFFFF_FFFF - (1 << 20)
+                let mayOutgrowRIFF = expectedFrames.map { $0 * Int64(plan.storedBytesPerSample * format.channelCount) > limit } ?? true
+                if mayOutgrowRIFF { options["rf64"] = "auto" }
+            case .m4a:
+                // The edit list states the audio's exact end (the encoder's padding excluded) in
+                // samples, not rounded to a millisecond: players that honour it stop exactly there.
+                options["movie_timescale"] = String(format.sampleRate)
+            default:
+                break
+            }
+            muxer.setMetadata(tags)
+            try muxer.writeHeader(options: options)
+        } catch {
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+        }
+        dataStart = muxer.bytePosition
+    }
+
+    /// True when blocks can be written at any frame position (PCM into a seekable file).
+    private var supportsPlacement: Bool { codec == .pcm && output.isSeekable }
+
+    /// This writer, when it takes frames at any position.
+    public var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
+
+    /// Appends a block after everything written so far.
+    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` for a block of another format.
+    public func append(_ block: SampleBuffer) throws {
+        guard block.format.holdsSameFrames(as: format) else {
+            throw ReverseAudioError.sampleBufferMismatch(reason: "a block of \(block.format) cannot go into \(url.displayPath), a file of \(format)")
+        }
+        try block.bytes.withUnsafeBytes { try write($0, frames: block.frameCount, at: endFrame) }
+    }
+
+    /// Appends `chunk`'s frames after everything written so far.
+    public func write(_ chunk: PCMChunk) throws {
+        try write(chunk.bytes, frames: chunk.frameCount, at: endFrame)
+    }
+
+    /// Writes `frames` interleaved frames at frame index `frame`: out of order only into a
+    /// ``positioned`` writer (a reversal writes the last block first); the file ends after the
+    /// highest frame written.
+    public func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+        guard frames > 0, let base = bytes.baseAddress else { return }
+        guard frame == endFrame || supportsPlacement else {
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(codec.rawValue) is written in order only")
+        }
+        do {
+            if supportsPlacement {
+                let offset = dataStart + frame * Int64(storedBytesPerFrame)
+                if muxer.bytePosition != offset { try muxer.seek(toByte: offset) }
+            }
+            if let stream {
+                try stream.append(base, frames: frames)
+            } else {
+                try muxer.writePCM(base, byteCount: frames * format.bytesPerFrame, frames: frames,
+                                   timestamp: nextTimestamp, using: packet)
+            }
+        } catch {
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+        }
+        // Timestamps count frames in the order they are handed over: muxers only count with them.
+        nextTimestamp += Int64(frames)
+        framesWritten += Int64(frames)
+        endFrame = max(endFrame, frame + Int64(frames))
+    }
+
+    /// Bytes of one frame in the file, for PCM (an s24 sample takes 3).
+    private var storedBytesPerFrame: Int { plan.storedBytesPerSample * format.channelCount }
+
+    /// Starts the file again, empty, for an output of `frames` frames.
+    public func discardWrites(expectingFrames frames: Int64) throws {
+        try? muxer.close()
+        do {
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: EncoderChoice.muxer(for: outputFormat.container))
+        } catch {
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+        }
+        endFrame = 0
+        nextTimestamp = 0
+        framesWritten = 0
+        try start(expectedFrames: frames)
+    }
+
+    /// Completes the file (encoder drained, header patched) and moves it into place.
+    public func finish() throws {
+        guard !isFinished else { return }
+        isFinished = true
+        do {
+            try stream?.finish()
+            try muxer.finish(atByte: supportsPlacement ? dataStart + endFrame * Int64(storedBytesPerFrame) : nil)
+        } catch {
+            output.discard()
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+        }
+        try output.commit()
+    }
+
+    /// Abandons the file: nothing is left at `url` or under the temporary name.
+    public func cancel() {
+        guard !isFinished else { return }
+        isFinished = true
+        try? muxer.close()
+        output.discard()
+    }
+
+    deinit { cancel() }
+}
+
+extension AudioInput {
+    /// What a writer converting this input keeps of it: its codec (to keep its bit rate), tags.
+    package var writerInput: AudioFileWriter.Input {
+        AudioFileWriter.Input(codec: outputCodec, isLossless: !parameters.isLossy,
+                              bitRate: parameters.bitRate ?? demuxer.bitRate, tags: tags)
+    }
+
+    /// The input's codec as an output codec, when it is one we write.
+    package var outputCodec: OutputFormat.Codec? {
+        switch traits.family {
+        case .pcm: return .pcm
+        case .flac: return .flac
+        case .alac: return .alac
+        case .aac: return .aac
+        case .mp3: return .mp3
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import FFmpeg
+
+/// The FFmpeg libraries in use, and how much they print to standard error themselves.
+public enum FFmpegVersions {
+    /// "libavformat 59.27.100, libavcodec 59.37.100, ...": the libraries this process linked.
+    public static var linked: String { FFmpegLog.libraryVersions }
+}
+
+/// Controls FFmpeg's own log messages (process-wide).
+///
+/// ReverseAudio reports the problems that matter as errors and warnings of its own, so it
+/// silences FFmpeg when it first opens a file, unless the application chose a level first.
+public enum FFmpegDiagnostics {
+    /// How much of FFmpeg's own log reaches standard error.
+    public enum Level: Sendable {
+        /// Nothing from FFmpeg.
+        case quiet
+        /// Errors only.
+        case errors
+        /// Errors and warnings (corrupt frames, misdetections).
+        case warnings
+        /// Everything FFmpeg explains about its choices.
+        case verbose
+    }
+
+    /// Sets FFmpeg's log level for the whole process.
+    public static func show(_ level: Level) {
+        _ = quietByDefault
+        switch level {
+        case .quiet: FFmpegLog.setLevel(.quiet)
+        case .errors: FFmpegLog.setLevel(.error)
+        case .warnings: FFmpegLog.setLevel(.warning)
+        case .verbose: FFmpegLog.setLevel(.verbose)
+        }
+    }
+}
+
+extension FFmpegDiagnostics {
+    /// Runs once (a lazy static is initialised exactly once, thread-safely).
+    private static let quietByDefault: Void = FFmpegLog.setLevel(.quiet)
+
+    /// Applies the quiet default unless ``show(_:)`` was called before.
+    package static func applyDefault() {
+        _ = quietByDefault
+    }
+}

@@ -1,0 +1,49 @@
+import ReverseAudioCore
+
+/// Somewhere rendered frames are heard: a sound card, a sound server, a capture file. A
+/// ``PCMSink`` that paces its writer: ``transfer(_:to:progress:cancellation:)`` plays any source on it.
+///
+/// An ``AudioPlayer`` opens it, then writes from its output thread one period at a time: a
+/// write blocks until the device has room, which paces playback in real time.
+/// ``open(format:)``, ``write(_:frameCount:)``, ``pause()``, ``resume()``, ``drain()`` and
+/// ``close()`` are called from one thread at a time; ``underrunCount`` from any. The renderer
+/// knows nothing of devices: ``SystemAudioOutput`` gives this system's.
+public protocol AudioOutputDevice: PCMSink, Sendable {
+    /// The device's name, for messages.
+    var name: String { get }
+    /// Prepares to play frames of `format` (interleaved).
+    /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` when it cannot.
+    func open(format: PCMFormat) throws
+    /// Frames one write should carry: small, so that a command is heard soon after it is given.
+    var periodFrames: Int { get }
+    /// Frames the device holds before they are heard (the output latency).
+    var bufferFrames: Int { get }
+    /// Plays `frameCount` frames from `samples`, blocking until the device has taken them.
+    func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws
+    /// Holds playback (nothing is written while paused).
+    func pause() throws
+    /// Resumes after ``pause()``.
+    func resume() throws
+    /// Blocks until everything written has been heard.
+    func drain() throws
+    /// Stops at once and lets the device go (buffered frames are dropped). Idempotent.
+    func close()
+    /// Times the device ran dry and was restarted.
+    var underrunCount: Int { get }
+}
+
+extension AudioOutputDevice {
+    /// Plays `chunk`'s frames (the device must be open for the chunk's format).
+    public func write(_ chunk: PCMChunk) throws {
+        try write(chunk.bytes, frameCount: chunk.frameCount)
+    }
+
+    /// Plays what is buffered, then lets the device go.
+    public func finish() throws {
+        try drain()
+        close()
+    }
+
+    /// Stops at once, dropping what is buffered.
+    public func cancel() { close() }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
+
+/// The heart of playback: fills the next frames of output from a file streamed from disk, going
+/// forward or backwards, seeking and looping, exactly as ``PlaybackState`` defines it.
+///
+/// Deterministic and free of any device: what `render` gives is what a device would receive,
+/// so it can be checked sample by sample. The frames are those of a continuous forward decode
+/// (bit-exact for PCM, FLAC, ALAC and MP3; AAC with noise substitution differs in its noise
+/// bands where playback had to seek). Memory is a few decoded chunks, whatever the file's length.
+///
+/// ```swift
+/// let renderer = try PlaybackRenderer(url: song, direction: .reverse)
+/// var buffer = [Int16](repeating: 0, count: 1024 * renderer.format.channelCount)
+/// while try buffer.withUnsafeMutableBytes({ try renderer.render(into: $0, frameCount: 1024) }) > 0 { … }
+/// ```
+public final class PlaybackRenderer: PCMSource {
+    /// The samples rendered.
+    public let format: PCMFormat
+    /// The file's description (tags, codec, length), read once when opening it.
+    public var info: AudioInfo { cache.info }
+    /// Frames in the file.
+    public var frameCount: Int64 { cache.frameCount }
+    /// Where playback is.
+    public private(set) var state: PlaybackState
+    /// Frames rendered so far: the output timeline that scheduled commands are placed on.
+    public private(set) var framesRendered: Int64 = 0
+    /// True once playback reached an end (without a loop) or was stopped.
+    public private(set) var isFinished = false
+    /// Times a loop wrapped around.
+    public private(set) var loopWraps = 0
+
+    /// The decoded chunks; shared with a player's decode-ahead thread.
+    let cache: ChunkCache
+    private var pending: [PlaybackCommand] = []
+    private var scheduled: [(frame: Int64, command: PlaybackCommand)] = []
+    private var lastChunk: DecodedChunk?
+
+    /// Opens `url` for playback.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - sampleFormat: the samples rendered (Int16 by default).
+    ///   - direction: which way playback starts.
+    ///   - from: where it starts; nil for 0 forward, the end backwards.
+    ///   - loop: a loop region, if any.
+    public init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackState.Direction = .forward,
+                from: Int64? = nil, loop: Range<Int64>? = nil) throws {
+        cache = try ChunkCache(url: url, sampleFormat: sampleFormat)
+        format = cache.format
+        state = PlaybackState(frameCount: cache.frameCount, position: from ?? (direction == .forward ? 0 : cache.frameCount),
+                              direction: direction)
+        state.setLoop(loop)
+    }
+
+    /// Takes `command` at the first frame of the next render call.
+    public func apply(_ command: PlaybackCommand) {
+        pending.append(command)
+    }
+
+    /// Takes `command` just before output frame `frame` is rendered.
+    public func schedule(_ command: PlaybackCommand, atOutputFrame frame: Int64) {
+        scheduled.append((frame, command))
+        scheduled.sort { $0.frame < $1.frame }
+    }
+
+    /// Problems met decoding the file that did not stop playback (a file shorter than it said).
+    public var warnings: [ReverseAudioWarning] { cache.warnings }
+
+    /// The file played.
+    public var name: String { cache.url.displayPath }
+
+    /// Frames rendered so far: the output timeline.
+    public var position: Int64 { framesRendered }
+
+    /// Unknown: commands, loops and pauses decide where playback ends.
+    public var length: PCMLength { .unknown }
+
+    private var outputBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 16)
+
+    deinit { outputBuffer.deallocate() }
+
+    /// Renders the next frames (at most `maximumFrames`) as a ``PCMSource`` lends them. While
+    /// paused, a command scheduled on the output timeline could never be reached: it is run
+    /// then; paused with nothing scheduled to resume, nothing more will come (the end).
+    public func read(maximumFrames: Int) throws -> PCMChunk? {
+        let wanted = min(maximumFrames, 4096)
+        if outputBuffer.count < wanted * format.bytesPerFrame {
+            outputBuffer.deallocate()
+            outputBuffer = .allocate(byteCount: wanted * format.bytesPerFrame, alignment: 16)
+        }
+        let start = framesRendered
+        while !isFinished {
+            let frames = try render(into: outputBuffer, frameCount: wanted)
+            if frames > 0 {
+                return PCMChunk(bytes: UnsafeRawBufferPointer(rebasing: outputBuffer[0..<(frames * format.bytesPerFrame)]),
+                                frameCount: frames, position: start)
+            }
+            if !state.isPlaying && !scheduled.contains(where: { $0.command == .play }) { break }
+            if !runNextScheduledCommandWhilePaused() { break }
+        }
+        return nil
+    }
+
+    /// Playback's output is made as it goes: it cannot move (send a ``PlaybackCommand/seek(toFrame:)``
+    /// to move the cursor).
+    @discardableResult
+    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+        throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "playback's output is rendered as it goes; seek the cursor with a command")
+    }
+
+    /// Renders up to `frameCount` frames into `buffer` (interleaved, ``format``).
+    /// - Returns: the frames rendered: fewer than asked only at the end, 0 once finished or while paused.
+    public func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
+        let frameBytes = format.bytesPerFrame
+        guard buffer.count >= frameCount * frameBytes else {
+            throw ReverseAudioError.sampleBufferMismatch(reason: "a buffer of \(buffer.count) bytes cannot hold \(frameCount) frames of \(frameBytes) bytes")
+        }
+        pending.forEach(execute)
+        pending.removeAll()
+        var rendered = 0
+        while rendered < frameCount && !isFinished {
+            while let next = scheduled.first, next.frame <= framesRendered {
+                scheduled.removeFirst()
+                execute(next.command)
+            }
+            guard !isFinished, state.isPlaying else { break }
+            // The longest run of frames without an event, a loop wrap or a chunk boundary.
+            var run = frameCount - rendered
+            if let next = scheduled.first { run = min(run, Int(next.frame - framesRendered)) }
+            let before = state.position
+            guard let first = state.advance() else {
+                isFinished = true
+                break
+            }
+            guard let chunk = try chunk(holding: first) else {
+                // The file ends before this frame (it decoded shorter than it said): play on
+                // within what it holds.
+                guard cache.frameCount < state.frameCount else {
+                    throw ReverseAudioError.decodingFailed(path: name, reason: "frame \(first) could not be decoded")
+                }
+                state.seek(to: before)
+                state.shorten(to: cache.frameCount)
+                if state.frameCount == 0 { isFinished = true }
+                continue
+            }
+            if state.loop != nil, wrapped(from: before, to: first) { loopWraps += 1 }
+            let offsetInChunk = Int(first - chunk.index * Int64(cache.chunkFrames))
+            let source = chunk.bytes.baseAddress!
+            switch state.direction {
+            case .forward:
+                var limit = Int64(chunk.frameCount - offsetInChunk)
+                if let loop = state.loop, first < loop.upperBound { limit = min(limit, loop.upperBound - first) }
+                run = min(run, Int(limit))
+                (buffer.baseAddress! + rendered * frameBytes).copyMemory(from: source + offsetInChunk * frameBytes,
+                                                                         byteCount: run * frameBytes)
+                state.seek(to: first + Int64(run))
+            case .reverse:
+                var limit = Int64(offsetInChunk + 1)
+                if let loop = state.loop, first >= loop.lowerBound { limit = min(limit, first - loop.lowerBound + 1) }
+                run = min(run, Int(limit))
+                FrameReversal.copyReversed(source + (offsetInChunk - run + 1) * frameBytes,
+                                           to: buffer.baseAddress! + rendered * frameBytes, frames: run, frameBytes: frameBytes)
+                state.seek(to: first - Int64(run) + 1)
+            }
+            rendered += run
+            framesRendered += Int64(run)
+        }
+        return rendered
+    }
+
+    /// Renders until playback ends (or `maximumFrames` of output) into a file, as fast as it
+    /// goes: what a device would have received (`play --to-file`).
+    /// - Parameters:
+    ///   - url: the file to write (never the file played).
+    ///   - maximumFrames: stop after this much output.
+    ///   - overwrite: replace an existing file at `url`.
+    ///   - cancellation: stops the rendering (and removes the partial file) when set.
+    /// - Returns: the frames written.
+    /// - Throws: ``ReverseAudioError/endlessOutput(path:)`` for a loop (set now, pending or
+    ///   scheduled) that nothing ends: without `maximumFrames` it would fill the disk.
+    @discardableResult
+    public func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,
+                       cancellation: CancellationFlag? = nil) throws -> Int64 {
+        let loops = state.loop != nil || (pending + scheduled.map(\.command)).contains {
+            if case .loop(let region) = $0 { return region != nil }
+            return false
+        }
+        let ends = scheduled.contains { $0.command == .stop || $0.command == .loop(nil) }
+        if maximumFrames == nil && loops && !ends {
+            throw ReverseAudioError.endlessOutput(path: url.displayPath)
+        }
+        let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url), input: nil,
+                                         overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
+        let output: any PCMSource = maximumFrames.map { RangeSource(self, frames: 0..<$0, requiringWholeRange: false) } ?? self
+        return try transfer(output, to: writer, cancellation: cancellation)
+    }
+
+    /// While paused, the output timeline stands still, so a command scheduled on it could never
+    /// be reached: runs the next one now. False when not paused or nothing is scheduled.
+    func runNextScheduledCommandWhilePaused() -> Bool {
+        guard !state.isPlaying, !isFinished, !scheduled.isEmpty else { return false }
+        execute(scheduled.removeFirst().command)
+        return true
+    }
+
+    /// The chunk holding `frame`: the one used last if it does, else from the cache; nil when
+    /// the file ends before it.
+    private func chunk(holding frame: Int64) throws -> DecodedChunk? {
+        let index = cache.index(of: frame)
+        if let lastChunk, lastChunk.index == index { return lastChunk }
+        guard let found = try cache.chunk(index, direction: state.direction),
+              frame < found.index * Int64(cache.chunkFrames) + Int64(found.frameCount) else { return nil }
+        lastChunk = found
+        return found
+    }
+
+    private func wrapped(from before: Int64, to first: Int64) -> Bool {
+        state.direction == .forward ? first != before : first != before - 1
+    }
+
+    private func execute(_ command: PlaybackCommand) {
+        switch command {
+        case .play: state.isPlaying = true
+        case .pause: state.isPlaying = false
+        case .toggleDirection: state.direction = state.direction == .forward ? .reverse : .forward
+        case .setDirection(let direction): state.direction = direction
+        case .seek(let frame): state.seek(to: frame)
+        case .loop(let region): state.setLoop(region)
+        case .stop: isFinished = true
+        }
+    }
+}
