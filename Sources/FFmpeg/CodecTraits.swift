@@ -140,4 +140,19 @@ package struct CodecTraits: Sendable, Equatable {
             return max(holding - 2, 0)
         }
     }
+
+    /// False for a packet the decoder will reject without output: for MPEG audio, one that does
+    /// not start with a frame header (ISO 11172-3: the 11-bit sync, a version and layer that are
+    /// not reserved, a bit-rate index other than 15, a sampling-rate index other than 3). An ID3
+    /// tag between two concatenated MP3 files reaches the decoder as such a packet.
+    package func canDecode(_ packet: Packet) -> Bool {
+        guard family == .mp3 || family == .mpegLayer1or2 else { return true }
+        guard packet.size >= 4, let data = packet.pointer.pointee.data else { return false }
+        let header = (UInt32(data[0]) << 24) | (UInt32(data[1]) << 16) | (UInt32(data[2]) << 8) | UInt32(data[3])
+        return header & 0xFFE0_0000 == 0xFFE0_0000    // sync
+            && (header >> 19) & 3 != 1                 // version: reserved
+            && (header >> 17) & 3 != 0                 // layer: reserved
+            && (header >> 12) & 0xF != 0xF             // bit rate: bad
+            && (header >> 10) & 3 != 3                 // sampling rate: reserved
+    }
 }

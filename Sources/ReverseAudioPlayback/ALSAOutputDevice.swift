@@ -45,7 +45,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     public var bufferFrames: Int { pcm?.bufferFrames ?? 0 }
 
     /// Opens the PCM for `format`.
-    /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)``.
+    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)`.
     public func open(format: PCMFormat) throws {
         close()
         let encoding: PCMSampleEncoding

@@ -1,7 +1,7 @@
 import ReverseAudioCore
 
 /// Somewhere rendered frames are heard: a sound card, a sound server, a capture file. A
-/// ``PCMSink`` that paces its writer: ``transfer(_:to:progress:cancellation:)`` plays any source on it.
+/// `PCMSink` that paces its writer: `transfer(_:to:progress:cancellation:)` plays any source on it.
 ///
 /// An ``AudioPlayer`` opens it, then writes from its output thread one period at a time: a
 /// write blocks until the device has room, which paces playback in real time.
@@ -12,7 +12,7 @@ public protocol AudioOutputDevice: PCMSink, Sendable {
     /// The device's name, for messages.
     var name: String { get }
     /// Prepares to play frames of `format` (interleaved).
-    /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` when it cannot.
+    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` when it cannot.
     func open(format: PCMFormat) throws
     /// Frames one write should carry: small, so that a command is heard soon after it is given.
     var periodFrames: Int { get }

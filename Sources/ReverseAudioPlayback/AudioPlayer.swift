@@ -62,7 +62,7 @@ public final class AudioPlayer: Sendable {
 
     /// Opens the device and starts playing. Once: later calls (and calls after ``stop()``, or
     /// after the device failed to open) do nothing.
-    /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` when the device cannot
+    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` when the device cannot
     ///   be opened for ``format``.
     public func start() throws {
         guard control.markStarted(threads: 2) else { return }

@@ -80,7 +80,7 @@ public final class PlaybackRenderer: PCMSource {
 
     deinit { outputBuffer.deallocate() }
 
-    /// Renders the next frames (at most `maximumFrames`) as a ``PCMSource`` lends them. While
+    /// Renders the next frames (at most `maximumFrames`) as a `PCMSource` lends them. While
     /// paused, a command scheduled on the output timeline could never be reached: it is run
     /// then; paused with nothing scheduled to resume, nothing more will come (the end).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
@@ -102,10 +102,11 @@ public final class PlaybackRenderer: PCMSource {
         return nil
     }
 
-    /// Playback's output is made as it goes: it cannot move (send a ``PlaybackCommand/seek(toFrame:)``
-    /// to move the cursor).
+    /// Playback's output is made as it goes: it stays where it is (send a
+    /// ``PlaybackCommand/seek(toFrame:)`` to move the cursor); a seek elsewhere throws.
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+        if frame == framesRendered { return SeekedTo(required: frame, reached: frame) }
         throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "playback's output is rendered as it goes; seek the cursor with a command")
     }
 
@@ -177,7 +178,7 @@ public final class PlaybackRenderer: PCMSource {
     ///   - overwrite: replace an existing file at `url`.
     ///   - cancellation: stops the rendering (and removes the partial file) when set.
     /// - Returns: the frames written.
-    /// - Throws: ``ReverseAudioError/endlessOutput(path:)`` for a loop (set now, pending or
+    /// - Throws: `ReverseAudioError/endlessOutput(path:)` for a loop (set now, pending or
     ///   scheduled) that nothing ends: without `maximumFrames` it would fill the disk.
     @discardableResult
     public func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,

@@ -3,7 +3,7 @@ import ReverseAudioCore
 public enum SystemAudioOutput {
     /// A device for `name` (not opened yet): on Linux an ``ALSAOutputDevice`` for that ALSA PCM
     /// name (`default` when nil).
-    /// - Throws: ``ReverseAudioError/deviceUnavailable(name:reason:)`` where this build has no
+    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` where this build has no
     ///   sound output (macOS, until CoreAudio output is written).
     public static func device(named name: String? = nil) throws -> any AudioOutputDevice {
         #if os(Linux)

@@ -57,14 +57,16 @@ public enum VideoReverser {
         let source = try VideoSource(url: input, isCancelled: cancellation.check)
         let audioCodec = options.audioCodec ?? .aac
         if options.audio == .reverse, source.audioStreamIndex != nil, !container.audioCodecs.contains(audioCodec) {
-            throw ReverseAudioError.containerCannotHold(container: container.rawValue, codec: audioCodec.rawValue,
-                                                        holds: container.audioCodecs.map(\.rawValue))
+            throw ReverseAudioError.videoContainerCannotHold(
+                container: container.rawValue, codec: audioCodec.rawValue,
+                holders: VideoContainer.allCases.filter { $0.audioCodecs.contains(audioCodec) }.map(\.rawValue),
+                codecs: container.audioCodecs.map(\.rawValue))
         }
         if options.audio == .keep, let index = source.audioStreamIndex,
            !Muxer.canStore(copyOf: source.demuxer, stream: index, formatName: container.muxerName) {
             let codec = source.demuxer.audioStream(at: index).codecName
-            throw ReverseAudioError.containerCannotHold(container: container.rawValue, codec: "\(codec) (copied as it is)",
-                                                        holds: container.audioCodecs.map(\.rawValue))
+            throw ReverseAudioError.videoContainerCannotHold(container: container.rawValue, codec: "the input's \(codec)",
+                                                             holders: ["mkv"], codecs: container.audioCodecs.map(\.rawValue))
         }
         // Every FFmpeg failure leaves as a ReverseAudioError naming the video stream.
         let job = try source.mappingErrors {

@@ -29,7 +29,9 @@ import TestSupport
 
     /// `ffmpeg -i FILE -f RAW -`: the decoded samples in their own format.
     static func rawSamples(_ file: URL, format: String) throws -> Data {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-f", format, "-"])
+        // An MP4's audio ends where its container says (FFmpegOracle.statedEnd).
+        let trim = try FFmpegOracle.statedEnd(of: file).map { ["-af", "atrim=end_sample=\($0)"] } ?? []
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path] + trim + ["-f", format, "-"])
         try #require(result.status == 0, "ffmpeg: \(result.errorText)")
         return result.standardOutput
     }

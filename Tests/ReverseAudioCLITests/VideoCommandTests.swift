@@ -248,7 +248,7 @@ import TestSupport
     @Test("usage errors: unknown container, codec the container cannot hold, --crf with --lossless, a bad preset",
           arguments: [(["out.wav"], "'.wav'"), (["out.mp4", "--audio-codec", "pcm"], "cannot hold pcm"),
                       (["out.mp4", "--audio-codec", "flac"], ".mkv"), (["out.mp4", "--preset", "turbo"], "unknown preset"),
-                      (["out.mp4", "--crf", "60"], "between 0 and 51"), (["out.mp4", "--crf", "20", "--lossless"], "exclude")])
+                      (["out.mp4", "--crf", "60"], "0 to 51"), (["out.mp4", "--crf", "20", "--lossless"], "exclude")])
     func usageErrors(_ arguments: [String], _ phrase: String) throws {
         let directory = try TemporaryDirectory()
         let result = try CLI.run(["video", Fixtures.video("h264-30fps-bframes-aac.mp4").path, directory.file(arguments[0]).path]

@@ -34,9 +34,11 @@ import TestSupport
 
     @Test("every public declaration of the library has a doc comment")
     func publicSymbolsDocumented() throws {
-        let sources = Fixtures.packageRoot.appendingPathComponent("Sources/ReverseAudio")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let targets = ["ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "ReverseAudio"]
+        let files = targets.flatMap { target in
+            FileManager.default.enumerator(at: Fixtures.packageRoot.appendingPathComponent("Sources/\(target)"), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        }
         #expect(!files.isEmpty)
         var missing: [String] = []
         for file in files {

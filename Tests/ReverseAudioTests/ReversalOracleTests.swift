@@ -49,16 +49,56 @@ import TestSupport
         #expect(reversed.result.blockFrames == min(blockFrames, Int(reversed.result.frames)))
     }
 
-    @Test("a container that states a wrong length is caught and decoded again",
+    @Test("a container that states a wrong length is caught before decoding (FLAC's last frame, PCM's file size), and said",
           arguments: ["edge-wrong-length-long.flac", "edge-wrong-length-short.flac", "edge-wrong-length-long-fact.wav"])
     func wrongLength(_ name: String) throws {
         let input = Fixtures.url(name)
         let directory = try TemporaryDirectory()
         let reversed = try Self.reverse(input, channels: .all, in: directory)
         #expect(reversed.samples == (try FFmpegOracle.reversedSamples(of: input)))
-        #expect(reversed.result.decodePasses == 2)
-        #expect(reversed.result.lengthSource == .decode)
+        #expect(reversed.result.decodePasses == 1)
+        #expect(reversed.result.predictedFrames == reversed.result.frames)
+        #expect(!reversed.result.warnings.isEmpty, "the header's length is not the file's: said")
         #expect(directory.contents == ["all-out.wav"])
+    }
+
+    /// A source whose length is stated wrongly: what no check before reading catches.
+    final class MisstatedSource: PCMSource {
+        let inner: any PCMSource
+        let statedFrames: Int64
+        init(_ inner: any PCMSource, statedFrames: Int64) {
+            self.inner = inner
+            self.statedFrames = statedFrames
+        }
+        var format: PCMFormat { inner.format }
+        var length: PCMLength { PCMLength(frames: statedFrames, source: .container) }
+        var position: Int64 { inner.position }
+        var warnings: [ReverseAudioWarning] { [] }
+        func read(maximumFrames: Int) throws -> PCMChunk? { try inner.read(maximumFrames: maximumFrames) }
+        func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo { try inner.seek(to: frame, endingAt: end) }
+    }
+
+    @Test("a length found wrong while reading is placed again with the true one: into a file, and through the temporary store",
+          arguments: [-1000, 0, 777])
+    func secondPass(_ error: Int64) throws {
+        let input = Fixtures.url("flac-s16-2ch-44100.flac")
+        let frames = try #require(try AudioInfo.read(from: input).frames)
+        let directory = try TemporaryDirectory()
+        let expected = try FFmpegOracle.reversedSamples(of: input)
+        // Straight into a WAV (positioned): the writer starts again for the second pass.
+        let reversal = ReversedSource(MisstatedSource(try TestDecode.source(input), statedFrames: frames + error))
+        let output = directory.file("placed.wav")
+        let writer = try AudioFileWriter(url: output, format: reversal.format, expectedFrames: frames + error)
+        #expect(try transfer(reversal, to: writer) == frames)
+        #expect(reversal.passes == (error == 0 ? 1 : 2))
+        #expect(reversal.length == PCMLength(frames: frames, source: error == 0 ? .container : .decode))
+        #expect(try FFmpegOracle.samples(of: output) == expected)
+        // Read back block by block through the temporary store.
+        let stored = ReversedSource(MisstatedSource(try TestDecode.source(input), statedFrames: frames + error))
+        var samples: [Int16] = []
+        while let block = try stored.readBlock(frames: 4096) { samples += block.samples }
+        #expect(samples == expected)
+        #expect(stored.passes == (error == 0 ? 1 : 2))
     }
 
     @Test("lengths are predicted exactly for the well-formed matrix (one decode)", arguments: Fixtures.matrix)

@@ -43,10 +43,10 @@ public enum FFmpegOracle {
     /// Where an MP4-family file's audio ends by its container's statement (the stream's stated
     /// duration, in samples), or nil for other files.
     public static func statedEnd(of file: URL) throws -> Int64? {
-        guard ["m4a", "m4r", "m4b", "mp4", "mov"].contains(file.pathExtension.lowercased()) else { return nil }
         let result = try ProcessRunner.run(
-            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration_ts,time_base,sample_rate",
+            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration_ts,time_base,sample_rate:format=format_name",
                         "-of", "default=noprint_wrappers=1", file.path])
+        guard result.outputText.contains("format_name=mov") else { return nil }
         var fields: [String: String] = [:]
         for line in result.outputText.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)

@@ -56,7 +56,16 @@ public enum VideoOracle {
 
     /// The decoded audio of `file`'s first audio stream in `format` ("s16le", "f32le"), after
     /// `arguments` (such as `["-af", "areverse"]`).
+    /// An MP4's audio ends where its container says (``FFmpegOracle/statedEnd(of:)``).
     public static func audio(of file: URL, format: String, _ arguments: [String] = []) throws -> Data {
+        var arguments = arguments
+        if let end = try FFmpegOracle.statedEnd(of: file) {
+            if let filter = arguments.firstIndex(of: "-af"), filter + 1 < arguments.count {
+                arguments[filter + 1] = "atrim=end_sample=\(end)," + arguments[filter + 1]
+            } else {
+                arguments = ["-af", "atrim=end_sample=\(end)"] + arguments
+            }
+        }
         let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-map", "0:a:0"] + arguments
                                             + ["-f", format, "-"])
         guard result.status == 0 else { throw FFmpegOracle.Failure(description: "ffmpeg failed on \(file.lastPathComponent): \(result.errorText)") }

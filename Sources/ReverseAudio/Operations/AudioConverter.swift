@@ -11,9 +11,9 @@ import ReverseAudioFFmpeg
 ///     progress: { fraction in print(fraction) })
 /// ```
 ///
-/// A conversion is a chain of sources moved into a file by ``transfer(_:to:progress:cancellation:)``:
-/// the file's ``AudioFileSource``, a ``SampleConverter`` (sample format, rate, mix-down), a
-/// ``RangeSource``, a ``ChannelSelector``, a ``ReversedSource``, into an ``AudioFileWriter``.
+/// A conversion is a chain of sources moved into a file by `transfer(_:to:progress:cancellation:)`:
+/// the file's `AudioFileSource`, a `SampleConverter` (sample format, rate, mix-down), a
+/// `RangeSource`, a `ChannelSelector`, a `ReversedSource`, into an `AudioFileWriter`.
 /// A reversal decodes the input once, forwards and continuously (so lossy codecs decode exactly
 /// as `ffmpeg -af areverse` sees them). Into a PCM file (WAV, AIFF, CAF) each reversed block is
 /// written straight to its mirrored place: memory does not grow with the input's length and no

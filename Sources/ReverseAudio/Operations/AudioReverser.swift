@@ -32,7 +32,7 @@ public final class AudioReverser: Sendable {
     ///
     /// `progress` receives values in 0...1 (non-decreasing, the last exactly 1.0 once the file is
     /// in place); `completion` is called once, with `(true, nil)`, or `(false, error)` where the
-    /// error is a ``ReverseAudioError`` (its `description` is one line naming the file and the
+    /// error is a `ReverseAudioError` (its `description` is one line naming the file and the
     /// reason) or `CancellationError`. Both are called on the background thread.
     /// - Returns: a flag that cancels the work (completion then reports the cancellation).
     @discardableResult

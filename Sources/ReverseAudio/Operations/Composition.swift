@@ -92,7 +92,10 @@ public struct Composition: Sendable {
         var notCopied: String?
         if lossyOutput && reference.traits.isLossy {
             switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
-            case .copied(let result): return result
+            case .copied(let result):
+                // The copy decodes nothing of the input; what resolving its length found still counts.
+                return Result(output: result.output, format: result.format, outputFormat: result.outputFormat, frames: result.frames,
+                              paths: result.paths, warnings: reference.warnings + result.warnings)
             case .notCopied(let reason): notCopied = reason
             }
         }

@@ -25,8 +25,9 @@ public enum Waveform {
     public struct Drawing: Sendable, Equatable {
         /// Frames drawn of each file, in panel order: the range's, or the whole decode's.
         public let frames: [Int64]
-        /// The picture's size in pixels.
+        /// The picture's width in pixels.
         public let width: Int
+        /// The picture's height in pixels.
         public let height: Int
     }
 

@@ -1,6 +1,6 @@
 /// Something that delivers interleaved PCM frames in order: a decoded file, a part of one, its
 /// reversal, silence, several of them end to end. The one contract every reading path of the
-/// library goes through; the ``AudioFileSource`` decoder implements it over FFmpeg and every
+/// library goes through; the `AudioFileSource` decoder implements it over FFmpeg and every
 /// other source is a decorator over it.
 ///
 /// A source has a fixed ``format``, a ``length`` known in advance where possible (and how it is
@@ -34,8 +34,10 @@ public protocol PCMSource: AnyObject {
     func read(maximumFrames: Int) throws -> PCMChunk?
     /// Moves so that the next frame read is `frame`, exactly as reading from the start would
     /// deliver it.
-    /// - Parameter end: where reading will stop, if the caller knows: a source may prepare
-    ///   only that far (an MP3's packet index).
+    /// - Parameters:
+    ///   - frame: the frame to read next, on the source's timeline.
+    ///   - end: where reading will stop, if the caller knows: a source may prepare only that
+    ///     far (an MP3's packet index).
     /// - Returns: the frame asked for and the one reached: `frame`, or the end of the source
     ///   when `frame` lies beyond it.
     /// - Throws: ``ReverseAudioError/cannotSeek(path:frame:reason:)`` or

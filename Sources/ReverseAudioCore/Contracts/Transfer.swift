@@ -6,6 +6,8 @@
 /// error or cancellation the sink is cancelled (a file being written is removed) and the error
 /// is thrown.
 /// - Parameters:
+///   - source: the frames, read to their end.
+///   - sink: where they go; finished on success, cancelled on failure.
 ///   - progress: fractions of the source's length in 0..<1 as frames are written (not called
 ///     when the length is unknown); the caller says when the work is complete.
 ///   - cancellation: checked between chunks; when set, throws `CancellationError`.

@@ -4,6 +4,7 @@ public final class ChannelSelector: PCMSource {
     public let source: any PCMSource
     /// The channel taken, from 0.
     public let channel: Int
+    /// The frames' sample format, rate and channels.
     public let format: PCMFormat
     private var buffer: UnsafeMutableRawBufferPointer
 
@@ -21,12 +22,18 @@ public final class ChannelSelector: PCMSource {
 
     deinit { buffer.deallocate() }
 
+    /// The frames it holds, when known before reading, and how that is known.
     public var length: PCMLength { source.length }
+    /// The index of the next frame read.
     public var position: Int64 { source.position }
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { source.warnings }
+    /// The natural block of what it reads (a decoded packet's frames).
     public var blockFrames: Int? { source.blockFrames }
+    /// The file the frames come from, for messages.
     public var name: String { source.name }
 
+    /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         guard let chunk = try source.read(maximumFrames: maximumFrames) else { return nil }
         let sampleBytes = format.sampleFormat.bytesPerSample
@@ -46,6 +53,7 @@ public final class ChannelSelector: PCMSource {
                         frameCount: chunk.frameCount, position: chunk.position)
     }
 
+    /// Moves so the next frame read is `frame` (see ``PCMSource/seek(to:endingAt:)``).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         try source.seek(to: frame, endingAt: end)

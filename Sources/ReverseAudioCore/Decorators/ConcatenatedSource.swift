@@ -1,10 +1,12 @@
 /// Sources end to end: every frame of the first, then of the next (rodio's `chain`). They must
-/// hold frames of one format (a ``SampleConverter`` brings one to another's).
+/// hold frames of one format (a `SampleConverter` brings one to another's).
 public final class ConcatenatedSource: PCMSource {
     /// The sources, in order.
     public let sources: [any PCMSource]
+    /// The frames' sample format, rate and channels.
     public let format: PCMFormat
     private var current = 0
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
 
     /// `sources` end to end.
@@ -31,9 +33,12 @@ public final class ConcatenatedSource: PCMSource {
         return PCMLength(frames: total, source: sources.allSatisfy { $0.length.source == .range } ? .range : .packets)
     }
 
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { sources.flatMap(\.warnings) }
+    /// The natural block of what it reads (a decoded packet's frames).
     public var blockFrames: Int? { sources.first?.blockFrames }
 
+    /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         while current < sources.count {
             if let chunk = try sources[current].read(maximumFrames: maximumFrames) {

@@ -13,10 +13,12 @@ public final class RangeSource: PCMSource {
     /// Fail when the source ends before the range does (else the range just ends early).
     public let requiresWholeRange: Bool
     private var started = false
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
 
     /// The frames `frames` of `source`.
     /// - Parameters:
+    ///   - source: the source to cut.
     ///   - frames: the part, on `source`'s timeline; `Int64.max` as the upper bound for its end.
     ///   - requiringWholeRange: a source that ends before the range does is an error.
     public init(_ source: any PCMSource, frames: Range<Int64>, requiringWholeRange: Bool = true) {
@@ -25,9 +27,13 @@ public final class RangeSource: PCMSource {
         requiresWholeRange = requiringWholeRange
     }
 
+    /// The frames' sample format, rate and channels.
     public var format: PCMFormat { source.format }
+    /// The natural block of what it reads (a decoded packet's frames).
     public var blockFrames: Int? { source.blockFrames }
+    /// The file the frames come from, for messages.
     public var name: String { source.name }
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { source.warnings }
 
     /// The range's length when its end is given, else what the source holds after its start.
@@ -37,6 +43,7 @@ public final class RangeSource: PCMSource {
         return PCMLength(frames: inner.frames.map { max(0, $0 - frames.lowerBound) }, source: inner.source)
     }
 
+    /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         if !started { try seek(to: 0) }
         let remaining = frames.upperBound == .max ? Int64.max : Int64(frames.count) - position
@@ -58,6 +65,7 @@ public final class RangeSource: PCMSource {
         return chunk.moved(to: position)
     }
 
+    /// Moves so the next frame read is `frame` (see ``PCMSource/seek(to:endingAt:)``).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         let target = frames.lowerBound + max(frame, 0)

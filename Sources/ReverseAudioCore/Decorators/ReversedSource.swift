@@ -34,12 +34,14 @@ public final class ReversedSource: PCMSource {
     private var resolvedBlockFrames: Int?
     private var buffer: UnsafeMutableRawBufferPointer
     private var scratch: UnsafeMutableRawBufferPointer
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
     /// Times the source was read (2 only when it decoded to another length than it stated).
     public private(set) var passes = 0
 
     /// The reversal of `source`; nothing is read before the first ``read(maximumFrames:)``.
     /// - Parameters:
+    ///   - source: the source to reverse, read once forwards (twice if its length was wrong).
     ///   - blockFrames: frames per block placed; nil for the source's natural block.
     ///   - temporaryDirectory: where the placed frames wait (default: the system's temporary folder).
     ///   - progress: the reading of the source, as fractions of its length.
@@ -60,8 +62,11 @@ public final class ReversedSource: PCMSource {
         scratch.deallocate()
     }
 
+    /// The frames' sample format, rate and channels.
     public var format: PCMFormat { source.format }
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { source.warnings }
+    /// The file the frames come from, for messages.
     public var name: String { source.name }
 
     /// The source's length, and once it has been read, the length reading gave.
@@ -78,6 +83,7 @@ public final class ReversedSource: PCMSource {
     /// straight into a sink that takes them at any position.
     var canMirror: Bool { store == nil && passes == 0 && source.length.frames != nil }
 
+    /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         if store == nil && passes == 0 { try prepare() }
         let count = Int(min(Int64(maximumFrames), storedFrames - position))

@@ -1,8 +1,10 @@
 /// Digital silence: a given number of frames of zero (128 for unsigned 8-bit) in a format.
 public final class SilenceSource: PCMSource {
+    /// The frames' sample format, rate and channels.
     public let format: PCMFormat
     /// Frames of silence.
     public let frames: Int64
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
     private let zeros: UnsafeMutableRawBufferPointer
 
@@ -18,9 +20,12 @@ public final class SilenceSource: PCMSource {
 
     private static let bufferFrames = 4096
 
+    /// The frames it holds, when known before reading, and how that is known.
     public var length: PCMLength { PCMLength(frames: frames, source: .range) }
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { [] }
 
+    /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         let count = Int(min(Int64(min(maximumFrames, Self.bufferFrames)), frames - position))
         guard count > 0 else { return nil }
@@ -29,6 +34,7 @@ public final class SilenceSource: PCMSource {
                         frameCount: count, position: position)
     }
 
+    /// Moves so the next frame read is `frame` (see ``PCMSource/seek(to:endingAt:)``).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         position = min(max(frame, 0), frames)

@@ -83,6 +83,9 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     /// The input's video stream cannot be decoded: no decoder in this FFmpeg build, or damage.
     /// `stream` names it ("video stream 0 (h264)").
     case videoStreamFailed(path: String, stream: String, reason: String)
+    /// A video container cannot hold the audio codec asked for: `holders` are the containers that
+    /// can, `codecs` the audio codecs this one holds.
+    case videoContainerCannotHold(container: String, codec: String, holders: [String], codecs: [String])
     /// This FFmpeg build lacks an encoder the work needs.
     case encoderMissing(name: String, purpose: String)
 
@@ -100,7 +103,7 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
         case sampleRate = "sample rate"
         case outputFormat = "output format"
         case crf = "CRF"
-        case preset = "x264 preset"
+        case preset = "preset"
         case memoryLimit = "memory limit"
         case audioBitRate = "audio bit rate"
         case waveformSize = "waveform size"
@@ -181,6 +184,9 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): no video stream (found \(Self.found(streams)))"
         case .videoStreamFailed(let path, let stream, let reason):
             return "\(path): \(stream): \(reason)"
+        case .videoContainerCannotHold(let container, let codec, let holders, let codecs):
+            let elsewhere = holders.isEmpty ? "" : "; \(holders.map { "." + $0 }.joined(separator: " or ")) holds it"
+            return "a .\(container) file cannot hold \(codec) audio\(elsewhere), and .\(container) holds \(codecs.joined(separator: ", "))"
         case .encoderMissing(let name, let purpose):
             return "this FFmpeg build has no \(name) encoder, which \(purpose)"
         case .deviceUnavailable(let name, let reason):

@@ -49,7 +49,7 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
         case .truncated(let decoded, let stated, let rate):
             return "decoded \(Self.seconds(decoded, rate)) s of the \(Self.seconds(stated, rate)) s the file declares: it looks truncated"
         case .headerMisstatesLength(let stated, let decoded, let rate):
-            return "the header declares \(Self.seconds(stated, rate)) s (\(stated) frames) but the stream holds \(Self.seconds(decoded, rate)) s (\(decoded) frames), every frame intact: the decoded length was used"
+            return "the header declares \(Self.seconds(stated, rate)) s (\(stated) frames) but the stream holds \(Self.seconds(decoded, rate)) s (\(decoded) frames), every frame intact: the header is wrong; the decoded length was used"
         case .lengthDiffers(let predicted, let decoded, let isRange):
             let what = isRange ? "the range should hold" : "the file declares"
             return "\(what) \(predicted) frames but decodes to \(decoded); the decoded length was used"

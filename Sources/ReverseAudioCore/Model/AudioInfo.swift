@@ -48,7 +48,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// Total bit rate in bits per second.
     public let bitRate: Int?
 
-    /// Makes a description from its parts (the library makes these with ``read(from:)``).
+    /// Makes a description from its parts (the library makes these with `read(from:)`).
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
                 bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,

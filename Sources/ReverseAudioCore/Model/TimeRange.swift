@@ -28,7 +28,9 @@ public struct TimeRange: Sendable, Equatable {
     /// The frames `[start, end)` at `sampleRate`; without an end, up to `Int64.max`, which a
     /// ``RangeSource`` reads as the end of its source. Whether the range lies within a file is
     /// for reading it to find out (a header may misstate the length).
-    /// - Parameter path: the file, for messages.
+    /// - Parameters:
+    ///   - sampleRate: the rate the frames are counted at.
+    ///   - path: the file, for messages.
     /// - Throws: ``ReverseAudioError/emptyRange(path:start:end:)`` for a range empty at this rate.
     public func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
         let first = start?.frame(atRate: sampleRate) ?? 0

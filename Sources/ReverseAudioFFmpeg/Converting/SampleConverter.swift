@@ -16,6 +16,7 @@ import ReverseAudioCore
 public final class SampleConverter: PCMSource {
     /// The source converted.
     public let source: any PCMSource
+    /// The frames' sample format, rate and channels.
     public let format: PCMFormat
     /// True when the file source converts in its own pass (nothing to do here).
     private let fused: Bool
@@ -24,14 +25,16 @@ public final class SampleConverter: PCMSource {
     private let narrowsTo24Bits: Bool
     private var pending: (bytes: UnsafeRawPointer, frames: Int)?
     private var flushed = false
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
 
     /// Converts `source`.
     /// - Parameters:
+    ///   - source: the frames to convert.
     ///   - sampleFormat: the sample format delivered; nil keeps the source's.
     ///   - sampleRate: the rate delivered; nil keeps the source's.
     ///   - mixingToMono: mix every channel to one (swresample's rematrix, `ffmpeg -ac 1`).
-    /// - Throws: ``ReverseAudioError/settingOutOfRange(_:value:allowed:)`` for a rate outside
+    /// - Throws: `ReverseAudioError/settingOutOfRange(_:value:allowed:)` for a rate outside
     ///   1 to 768000 Hz.
     public init(_ source: any PCMSource, sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil,
                 mixingToMono: Bool = false) throws {
@@ -58,6 +61,7 @@ public final class SampleConverter: PCMSource {
                         channelLayoutName: inner.channelLayoutName)
     }
 
+    /// The frames it holds, when known before reading, and how that is known.
     public var length: PCMLength {
         let inner = source.length
         guard format.sampleRate != source.format.sampleRate else { return inner }
@@ -65,10 +69,14 @@ public final class SampleConverter: PCMSource {
         return .unknown
     }
 
+    /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { source.warnings }
+    /// The natural block of what it reads (a decoded packet's frames).
     public var blockFrames: Int? { source.blockFrames }
+    /// The file the frames come from, for messages.
     public var name: String { source.name }
 
+    /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         guard !fused, let resampler else {
             guard let chunk = try source.read(maximumFrames: maximumFrames) else { return nil }

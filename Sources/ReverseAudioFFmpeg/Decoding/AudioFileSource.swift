@@ -2,12 +2,12 @@ import FFmpeg
 import Foundation
 import ReverseAudioCore
 
-/// A file's best audio stream, decoded: the one ``PCMSource`` over FFmpeg, and the only place
+/// A file's best audio stream, decoded: the one `PCMSource` over FFmpeg, and the only place
 /// where demuxing, decoding, gapless trimming, pre-roll and lengths that headers misstate are
 /// handled.
 ///
-/// Samples come out interleaved in the stream's own sample format (24-bit FLAC as ``SampleFormat/s24``,
-/// MP3 as ``SampleFormat/f32``), exactly as the `ffmpeg` CLI decodes them: the same demuxer,
+/// Samples come out interleaved in the stream's own sample format (24-bit FLAC as `SampleFormat/s24`,
+/// MP3 as `SampleFormat/f32`), exactly as the `ffmpeg` CLI decodes them: the same demuxer,
 /// decoder and gapless trimming (the LAME tag's delay and padding; an MP4 edit list's start,
 /// and its end, as Apple's players honour it). Wrapped in a ``SampleConverter`` (for 16-bit, a
 /// mix-down, another rate), the conversion happens in the same swresample pass as the
@@ -36,6 +36,7 @@ public final class AudioFileSource: PCMSource {
     public private(set) var format: PCMFormat
     /// The stream's own sample format.
     public let sourceSampleFormat: SampleFormat
+    /// The index of the next frame read.
     public private(set) var position: Int64 = 0
     /// Where the container says the audio ends (an MP4 edit list's end), when it does.
     private let statedEnd: Int64?
@@ -63,8 +64,10 @@ public final class AudioFileSource: PCMSource {
 
     /// Opens `url` (a regular file, or a pipe read once) and decodes its first packet, which
     /// fixes ``format``.
-    /// - Parameter cancellation: polled between packets and by FFmpeg during blocking I/O; once
-    ///   set, reading throws `CancellationError`.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - cancellation: polled between packets and by FFmpeg during blocking I/O; once set,
+    ///     reading throws `CancellationError`.
     public init(url: URL, cancellation: CancellationFlag? = nil) throws {
         self.url = url
         let flag = cancellation ?? CancellationFlag()
@@ -164,6 +167,7 @@ public final class AudioFileSource: PCMSource {
 
     // MARK: Reading
 
+    /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         let frameBytes = format.bytesPerFrame
         while true {
@@ -212,6 +216,7 @@ public final class AudioFileSource: PCMSource {
         if decodedLength == nil || position > decodedLength! { decodedLength = position }
     }
 
+    /// Moves so the next frame read is `frame` (see `PCMSource/seek(to:endingAt:)`).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         guard frame >= 0 else { throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative") }
@@ -227,12 +232,17 @@ public final class AudioFileSource: PCMSource {
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
             try reopen()
             reached = 0
+        } else if input.isSeekable && input.traits.isLossy
+                    && (frame <= Int64(input.traits.prerollSamples) || !input.parameters.timestampsResolveSamples) {
+            // A restart at the stream's first packet: its start trimming (an encoder's delay, an
+            // Opus pre-skip) reaches the decoder only on a demuxer's first read, so from a fresh open.
+            try reopen()
+            reached = try positioner.seek(toFrame: frame, decodingUntil: end)
         } else {
             resampler.reset()
             reached = try positioner.seek(toFrame: frame, decodingUntil: end)
         }
         if let statedEnd { reached = min(reached, statedEnd) }
-        if reached < frame { reachEnd() }
         position = reached
         atStart = false
         return SeekedTo(required: frame, reached: reached)
@@ -307,14 +317,14 @@ public final class AudioFileSource: PCMSource {
         let rate = parameters.sampleRate
         // The length used, at the stream's rate: what decoding gave, or what resolving found.
         let known = decodedLength.map { format.sampleRate == rate ? $0 : $0 * Int64(rate) / Int64(max(format.sampleRate, 1)) }
-            ?? (resolution?.length.source == .container ? resolution?.length.frames : nil)
+            ?? resolution?.length.frames
         if let stated = parameters.statedDurationSamples, stated > 0, let known, known != stated,
            !input.demuxer.durationIsEstimatedFromBitRate {
             if parameters.traits.containerStatesLength {
                 // PCM and FLAC state their length exactly: any difference is worth a word. Less
                 // audio than stated is a file cut short unless every frame decoded cleanly (a
                 // FLAC header that is simply wrong).
-                let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || decodedLength == nil)
+                let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || resolution?.endIsDamaged == true)
                 kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
                                       : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
             } else if stated - known > max(stated / 20, 8192) {

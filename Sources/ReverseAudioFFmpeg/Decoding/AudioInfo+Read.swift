@@ -10,8 +10,8 @@ extension AudioInfo {
         return source.info
     }
 
-    /// The container's view only, without reading the packets: cheap, but ``frames`` is nil and
-    /// ``duration`` is the container's figure (``durationIsEstimate``).
+    /// The container's view only, without reading the packets: cheap, but `frames` is nil and
+    /// `duration` is the container's figure (`durationIsEstimate`).
     public static func probe(from url: URL) throws -> AudioInfo {
         try AudioInput(url: url).info(frames: nil)
     }

@@ -48,7 +48,7 @@ final class FramePositioner {
         decoding = try FrameDecoder(decoder: input.decoder,
                                     reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
         if input.traits.needsPacketIndex {
-            index = PacketIndex(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1))
+            index = PacketIndex(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1), traits: input.traits)
         }
         decoding.prepare = { [unowned self] packet throws(FFmpegError) in try self.notePacket(packet) }
     }
@@ -57,7 +57,7 @@ final class FramePositioner {
 
     /// True once the decoder has given everything.
     var isFinished: Bool { decoding.isFinished && !holdsFrame }
-    /// Packets the decoder rejected, and the first reason.
+    /// Packets the decoder rejected (pre-roll after a seek excepted), and the first reason.
     var skippedPackets: Int { decoding.skippedPackets }
     var firstSkipReason: String? { decoding.firstSkipReason }
     /// Why reading stopped before the end of the file, if it did.
@@ -185,16 +185,29 @@ final class FramePositioner {
     /// A pipe cannot be sought in: decoding goes on from where it is and drops what comes
     /// before `target`, which must not have been passed already.
     private func skipForward(to target: Int64) throws -> Int64 {
-        guard target >= nextPosition, !holdsFrame || frameStart <= target else {
-            throw ReverseAudioError.notSeekable(path: input.path, reason: "a pipe is read once; it cannot go back to frame \(target)")
+        if holdsFrame {
+            // The frame decoded last (to learn the format) may already hold the target.
+            let end = frameStart + Int64(frame.sampleCount - leadingSamplesToDrop)
+            guard target >= frameStart else { throw passed(target) }
+            if target < end {
+                leadingSamplesToDrop += Int(target - frameStart)
+                frameStart = target
+                return target
+            }
+            holdsFrame = false
+        } else if target < nextPosition {
+            throw passed(target)
         }
-        holdsFrame = false
         dropBefore = target
         if try next() {
             holdsFrame = true
             return frameStart
         }
         return max(nextPosition, 0)
+    }
+
+    private func passed(_ target: Int64) -> ReverseAudioError {
+        .notSeekable(path: input.path, reason: "a pipe is read once; it cannot go back to frame \(target)")
     }
 
     /// Indexes the packets through output frame `frame`, reading them in order from the first:

@@ -9,13 +9,19 @@ struct GaplessTrimming {
     /// Start samples still to skip, carried to the next frames.
     private var pendingSkip: Int64 = 0
 
-    /// The samples a frame of `decoded` samples emits, given its packet's side data.
-    mutating func emitted(_ decoded: Int64, skip: (start: Int, end: Int)?) -> Int64 {
+    /// The samples a frame of `decoded` samples emits, given its packet's side data, and how
+    /// many were trimmed from its start.
+    mutating func trim(_ decoded: Int64, skip: (start: Int, end: Int)?) -> (emitted: Int64, trimmedStart: Int64) {
         if let skip { pendingSkip = Int64(skip.start) }
         let trimmedStart = min(pendingSkip, decoded)
         pendingSkip -= trimmedStart
         let left = decoded - trimmedStart
         let end = Int64(skip?.end ?? 0)
-        return end > 0 && end <= left ? left - end : left
+        return (end > 0 && end <= left ? left - end : left, trimmedStart)
+    }
+
+    /// The samples a frame of `decoded` samples emits, given its packet's side data.
+    mutating func emitted(_ decoded: Int64, skip: (start: Int, end: Int)?) -> Int64 {
+        trim(decoded, skip: skip).emitted
     }
 }

@@ -26,6 +26,8 @@ enum LengthResolver {
         let unknownReason: String?
         /// Every packet's place, when the count built it for a stream that seeks by index.
         let index: PacketIndex?
+        /// True when checking the container's statement met damage at the stream's end.
+        var endIsDamaged = false
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -42,16 +44,22 @@ enum LengthResolver {
             let input = try AudioInput(url: url, isCancelled: isCancelled)
             if traits.containerStatesLength, let stated = parameters.statedDurationSamples, stated > 0 {
                 let checked = traits.family == .pcm
-                    ? try checkedPCMLength(input, stated: stated)
+                    ? (try checkedPCMLength(input, stated: stated), false)
                     : try checkedByLastFrame(input, stated: stated, isCancelled: isCancelled)
-                if let checked { return Resolution(length: PCMLength(frames: checked, source: .container), unknownReason: nil, index: nil) }
+                if let frames = checked.0 {
+                    var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
+                    resolution.endIsDamaged = checked.1
+                    return resolution
+                }
             }
             if traits.isLossy && parameters.codecFrameSize == 0 && !parameters.timestampsResolveSamples {
                 return Resolution(length: .unknown, unknownReason: "its packets vary in length and the container's timestamps are coarser than a sample", index: nil)
             }
+            // Counted on an open of its own: a check above may have moved this one.
+            let counting = traits.containerStatesLength ? try AudioInput(url: url, isCancelled: isCancelled) : input
             let index = keepingIndex && traits.needsPacketIndex
-                ? PacketIndex(frameSize: max(input.decoder.frameSize, parameters.codecFrameSize, 1)) : nil
-            guard let counted = try countPackets(input, index: index, isCancelled: isCancelled) else {
+                ? PacketIndex(frameSize: max(input.decoder.frameSize, parameters.codecFrameSize, 1), traits: traits) : nil
+            guard let counted = try countPackets(counting, index: index, isCancelled: isCancelled) else {
                 return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
             }
             if traits.followsContainerDuration, let stated = parameters.statedDurationSamples, stated > 0, stated < counted {
@@ -86,17 +94,19 @@ enum LengthResolver {
     /// FLAC's stated length when decoding the frame that should be last ends there; the
     /// decoded end when the stream ends sooner (a file cut short); nil when it goes on (the
     /// header understates: the packets are counted instead).
+    /// - Returns: the length, and whether the frames decoded at the end met damage.
     private static func checkedByLastFrame(_ input: AudioInput, stated: Int64,
-                                           isCancelled: @escaping @Sendable () -> Bool) throws -> Int64? {
+                                           isCancelled: @escaping @Sendable () -> Bool) throws -> (Int64?, Bool) {
         let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
         let reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
-        guard reached == stated - 1 else { return reached }
         var end = reached
-        while try positioner.next() {
-            end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
-            if end > stated { return nil }
+        if reached == stated - 1 {
+            while try positioner.next() {
+                end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
+                if end > stated { return (nil, false) }
+            }
         }
-        return end
+        return (end, positioner.skippedPackets > 0 || positioner.readFailure != nil)
     }
 
     /// Packets of a fixed-frame lossy stream decoded at the end of a count: the ones the count
@@ -168,7 +178,7 @@ enum LengthResolver {
                 waiting = nil
             }
             if let wholeFrame {
-                let emitted = trimming.emitted(wholeFrame, skip: packet.skipSideData)
+                let emitted = trimming.emitted(input.traits.canDecode(packet) ? wholeFrame : 0, skip: packet.skipSideData)
                 total += emitted
                 packets += 1
                 let kept = try Packet()

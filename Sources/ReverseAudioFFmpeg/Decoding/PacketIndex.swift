@@ -17,7 +17,7 @@ final class PacketIndex {
         /// Output frame of the packet's first sample before its own start trimming: the
         /// timestamp (in samples) the packet is stamped with so its frames come out at the
         /// right output positions.
-        let rawStart: Int64
+        fileprivate(set) var rawStart: Int64
         /// Output frame of the packet's first sample after trimming.
         let outputStart: Int64
         // Narrow fields: an hour of MP3 is 140,000 entries, kept for as long as the file is open.
@@ -26,7 +26,12 @@ final class PacketIndex {
         private let skipStart: UInt32
         private let skipEnd: UInt32
 
-        init(position: Int64, size: Int, rawStart: Int64, outputStart: Int64, emitted: Int64, skip: (start: Int, end: Int)) {
+        /// True when start trimming removed the whole frame.
+        let trimmedWhole: Bool
+
+        init(position: Int64, size: Int, rawStart: Int64, outputStart: Int64, emitted: Int64, skip: (start: Int, end: Int),
+             trimmedWhole: Bool) {
+            self.trimmedWhole = trimmedWhole
             self.position = position
             self.rawStart = rawStart
             self.outputStart = outputStart
@@ -51,11 +56,13 @@ final class PacketIndex {
     private var total: Int64 = 0
     private var trimming = GaplessTrimming()
     /// Samples decoded so far before trimming, and the start skips met so far.
-    private var rawPosition: Int64 = 0
-    private var skipped: Int64 = 0
 
-    init(frameSize: Int) {
+    /// The codec's traits: which packets can decode.
+    private let traits: CodecTraits
+
+    init(frameSize: Int, traits: CodecTraits) {
         self.frameSize = Int64(frameSize)
+        self.traits = traits
     }
 
     /// Output frames covered by the packets indexed so far.
@@ -87,14 +94,22 @@ final class PacketIndex {
     func append(_ packet: Packet) -> Int? {
         guard !packet.isDiscarded, let position = packet.filePosition else { return nil }
         if let last = entries.last, position <= last.position { return nil }
-        let skip = packet.skipSamples
-        skipped += Int64(skip.start)
-        let emitted = trimming.emitted(frameSize, skip: packet.skipSideData)
-        // A start skip longer than a frame (8 kHz MP3: 1105 samples, 576 per frame) spans several.
-        entries.append(Entry(position: position, size: packet.size, rawStart: rawPosition - skipped,
-                             outputStart: total, emitted: emitted, skip: skip))
-        total += emitted
-        rawPosition += frameSize
+        // A packet the decoder rejects (no frame header: junk between concatenated files) emits nothing.
+        let decoded = traits.canDecode(packet) ? frameSize : 0
+        let trimmed = trimming.trim(decoded, skip: packet.skipSideData)
+        // Its frame comes out at `total`, less what its own start trimming removes.
+        let rawStart = total - trimmed.trimmedStart
+        // Frames trimmed whole before it lie just before it on the raw timeline (a skip that
+        // spans frames; where the skip went on is known only now).
+        var earlier = entries.count - 1
+        while earlier >= 0, entries[earlier].emitted == 0, entries[earlier].trimmedWhole {
+            entries[earlier].rawStart = rawStart - Int64(entries.count - earlier) * frameSize
+            earlier -= 1
+        }
+        entries.append(Entry(position: position, size: packet.size, rawStart: rawStart,
+                             outputStart: total, emitted: trimmed.emitted, skip: packet.skipSamples,
+                             trimmedWhole: decoded > 0 && trimmed.trimmedStart == decoded))
+        total += trimmed.emitted
         return entries.count - 1
     }
 
@@ -108,8 +123,6 @@ final class PacketIndex {
         isComplete = false
         total = 0
         trimming = GaplessTrimming()
-        rawPosition = 0
-        skipped = 0
     }
 
     /// The index of the packet whose output holds `frame` (the last packet if past the end).

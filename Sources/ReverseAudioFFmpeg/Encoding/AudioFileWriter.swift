@@ -4,7 +4,7 @@ import ReverseAudioCore
 
 /// Writes interleaved PCM of any sample format to a WAV, AIFF, CAF, FLAC, M4A (ALAC or AAC),
 /// MP3 or ADTS AAC file, through libavcodec's encoders and libavformat's muxers: the library's
-/// file ``PCMSink``.
+/// file `PCMSink`.
 ///
 /// The file is written under a temporary name beside `url` and published by ``finish()``;
 /// ``cancel()`` (or releasing an unfinished writer) removes it, so no partial file is ever left
@@ -139,7 +139,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     public var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
 
     /// Appends a block after everything written so far.
-    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` for a block of another format.
+    /// - Throws: `ReverseAudioError/sampleBufferMismatch(reason:)` for a block of another format.
     public func append(_ block: SampleBuffer) throws {
         guard block.format.holdsSameFrames(as: format) else {
             throw ReverseAudioError.sampleBufferMismatch(reason: "a block of \(block.format) cannot go into \(url.displayPath), a file of \(format)")
