@@ -43,22 +43,26 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
             }
         }
 
+        /// Other extensions that name a container: its own name is the first.
+        private static let aliases: [String: Container] = [
+            "wave": .wav, "aif": .aiff, "aifc": .aiff, "m4r": .m4a, "m4b": .m4a, "mp4": .m4a, "adts": .aac,
+        ]
+
         /// The container for a file name extension (any case), if we write one.
         package static func forExtension(_ ext: String) -> Container? {
-            switch ext.lowercased() {
-            case "wav", "wave": return .wav
-            case "aif", "aiff", "aifc": return .aiff
-            case "caf": return .caf
-            case "flac": return .flac
-            case "m4a", "m4r", "m4b", "mp4": return .m4a
-            case "mp3": return .mp3
-            case "aac", "adts": return .aac
-            default: return nil
-            }
+            let name = ext.lowercased()
+            return Container(rawValue: name) ?? aliases[name]
         }
 
-        /// The extensions we write, for messages.
-        package static let extensions = ["wav", "aif", "aiff", "caf", "flac", "m4a", "m4r", "mp3", "aac"]
+        /// The extensions we write, for messages: each container's name, with the usual
+        /// spellings of AIFF and of an MP4 ringtone beside theirs.
+        package static let extensions: [String] = allCases.flatMap { container -> [String] in
+            switch container {
+            case .aiff: return ["aif", container.rawValue]
+            case .m4a: return [container.rawValue, "m4r"]
+            default: return [container.rawValue]
+            }
+        }
     }
 
     /// The codec inside the container.
