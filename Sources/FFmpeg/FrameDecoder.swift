@@ -149,22 +149,26 @@ package final class FrameDecoder {
         }
     }
 
-    /// Samples `packets` decode to with a fresh decoder of `demuxer`'s stream `streamIndex`,
-    /// given alone in order (a frame the decoder cannot decode on its own gives none).
-    package static func samples(decoding packets: [Packet], demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) -> Int {
+    /// Samples each of `packets` decodes to with a fresh decoder of `demuxer`'s stream
+    /// `streamIndex`, given in order (a packet the decoder rejects, or one whose frame needs
+    /// data from before the first, gives none; the gapless trimming they carry applies).
+    package static func samples(decoding packets: [Packet], demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) -> [Int] {
         let decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex)
-        let reader = PacketReader(demuxer: demuxer, streamIndex: streamIndex)
-        let loop = try FrameDecoder(decoder: decoder, reader: reader)
+        let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: demuxer, streamIndex: streamIndex))
         let frame = try Frame()
-        var samples = 0
+        var counts: [Int] = []
         do {
-            for packet in packets { try loop.decode(packet, into: frame) { samples += $0.sampleCount } }
-            try loop.drain(into: frame) { samples += $0.sampleCount }
+            for packet in packets {
+                var samples = 0
+                try loop.decode(packet, into: frame) { samples += $0.sampleCount }
+                counts.append(samples)
+            }
+            try loop.drain(into: frame) { frame in if !counts.isEmpty { counts[counts.count - 1] += frame.sampleCount } }
         } catch let error as FFmpegError {
             throw error
         } catch {
             throw FFmpegError.invalidArgument("decoding packets alone")
         }
-        return samples
+        return counts
     }
 }

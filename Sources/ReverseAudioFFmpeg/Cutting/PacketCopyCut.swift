@@ -25,7 +25,7 @@ package enum PacketCopyCut {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
         guard source.traits.cutMethod == .mp3Frames, source.isSeekable else { return nil }
         let frameSize = source.parameters.codecFrameSize > 0 ? source.parameters.codecFrameSize : max(source.decoder.frameSize, 1)
-        let index = PacketIndex(frameSize: frameSize, traits: source.traits)
+        let index = PacketIndex(for: source)
         let packet = try mappingFFmpegErrors(path: input.displayPath) { try Packet() }
         let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
         // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
@@ -114,7 +114,7 @@ package enum PacketCopyCut {
                 packets.append(packet)
             }
             return try FrameDecoder.samples(decoding: packets, demuxer: source.demuxer, streamIndex: source.streamIndex)
-                == (last - first + 1) * frameSize
+                .reduce(0, +) == (last - first + 1) * frameSize
         }
     }
 }

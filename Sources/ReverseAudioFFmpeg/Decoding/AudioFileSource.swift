@@ -48,6 +48,8 @@ public final class AudioFileSource: PCMSource {
     private var resolution: LengthResolver.Resolution?
     /// The length reading gave, once it reached the end from the start or after a seek.
     private var decodedLength: Int64?
+    /// True when the first frame came only after packets that would not decode.
+    private var damagedAtStart = false
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -85,6 +87,7 @@ public final class AudioFileSource: PCMSource {
         // The first frame's rate and channels are what the decode gives (a container may
         // misstate them): decoded now and held for the first read.
         if try positioner.next() { positioner.holdCurrentFrame() }
+        damagedAtStart = positioner.skippedPackets > 0
         format = outputFormat()
     }
 
@@ -147,7 +150,8 @@ public final class AudioFileSource: PCMSource {
     public func resolveLength() throws -> PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
         if resolution == nil {
-            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, isCancelled: isCancelled)
+            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
+                                                   damagedAtStart: damagedAtStart, isCancelled: isCancelled)
         }
         return resolution!.length
     }
@@ -159,7 +163,8 @@ public final class AudioFileSource: PCMSource {
     /// reader that will seek often (playback).
     package func resolveLengthKeepingIndex() throws -> PCMLength {
         if resolution == nil, input.traits.needsPacketIndex {
-            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true, isCancelled: isCancelled)
+            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
+                                                   damagedAtStart: damagedAtStart, isCancelled: isCancelled)
             if let index = resolution?.index { positioner.adopt(index) }
         }
         return try resolveLength()

@@ -48,7 +48,7 @@ final class FramePositioner {
         decoding = try FrameDecoder(decoder: input.decoder,
                                     reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
         if input.traits.needsPacketIndex {
-            index = PacketIndex(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1), traits: input.traits)
+            index = PacketIndex(for: input)
         }
         decoding.prepare = { [unowned self] packet throws(FFmpegError) in try self.notePacket(packet) }
     }

@@ -11,9 +11,13 @@ import ReverseAudioCore
 ///   file cut short ends earlier; one whose header understates goes on and is counted instead).
 /// - Everything else: the packets are read once, without decoding. Each contributes what its
 ///   decoder emits (a lossy codec's whole frame; otherwise the packet's duration) after the
-///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only
-///   emit nothing. Where packets carry no duration (ALAC in CAF) the step to the next packet's
-///   timestamp counts, and the last packet is measured by decoding it alone.
+///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only, or
+///   that cannot decode (no frame header), emit nothing. Where packets carry no duration (ALAC
+///   in CAF) the step to the next packet's timestamp counts, and the last packet is measured by
+///   decoding it alone. For fixed-frame lossy codecs the first and the last packets are decoded
+///   to check the count where damage sits (a truncated last packet, junk before the first).
+/// - A stream whose first packets do not decode is damaged where no check reaches: it is decoded
+///   whole (such files are rare and short-lived; correctness first).
 /// - MP4: the container's statement (its edit list's end) where it is shorter, as Apple's
 ///   players stop there (FFmpeg 5.1 decodes the last packet whole).
 ///
@@ -34,13 +38,19 @@ enum LengthResolver {
     /// - Parameter keepingIndex: keep where each packet is, for a decode that will seek in a
     ///   stream without exact seeking (MP3, ADTS AAC).
     /// - Throws: `CancellationError`; nothing else (a count that fails leaves the length unknown).
-    static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool,
+    /// - Parameter damagedAtStart: decoding from the start already rejected packets before the
+    ///   first frame: the stream is damaged where no check reaches, and is decoded whole.
+    static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
                         isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
         }
         do {
+            if damagedAtStart {
+                let frames = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
+                return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
+            }
             let input = try AudioInput(url: url, isCancelled: isCancelled)
             if traits.containerStatesLength, let stated = parameters.statedDurationSamples, stated > 0 {
                 let checked = traits.family == .pcm
@@ -58,7 +68,7 @@ enum LengthResolver {
             // Counted on an open of its own: a check above may have moved this one.
             let counting = traits.containerStatesLength ? try AudioInput(url: url, isCancelled: isCancelled) : input
             let index = keepingIndex && traits.needsPacketIndex
-                ? PacketIndex(frameSize: max(input.decoder.frameSize, parameters.codecFrameSize, 1), traits: traits) : nil
+                ? PacketIndex(for: counting) : nil
             guard let counted = try countPackets(counting, index: index, isCancelled: isCancelled) else {
                 return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
             }
@@ -77,18 +87,38 @@ enum LengthResolver {
         }
     }
 
-    /// PCM's stated length, or what the file holds when that is less: FFmpeg reads the data
-    /// until the file ends.
+    /// PCM's length: where its last packet ends, read after a seek to the stated end (AIFF's
+    /// COMM chunk may state less than its SSND chunk holds, which FFmpeg reads); when nothing is
+    /// there, what the file holds after the data's start (a WAV header may promise more than
+    /// the file holds; FFmpeg decodes what is there).
     private static func checkedPCMLength(_ input: AudioInput, stated: Int64) throws -> Int64? {
-        let blockAlign = Int64(input.parameters.blockAlign)
-        guard blockAlign > 0 else { return stated }
+        let parameters = input.parameters
         let packet = try Packet()
         let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex)
         guard try reader.next(into: packet), let dataStart = packet.filePosition else { return stated }
+        let origin = packet.presentationTimestamp ?? 0
+        let rate = parameters.sampleRate
+        try input.demuxer.seek(stream: input.streamIndex, toTimestamp: origin + parameters.timeBaseUnits(fromSamples: stated - 1, sampleRate: rate))
+        var end: Int64?
+        while try reader.next(into: packet) {
+            guard let pts = packet.presentationTimestamp, packet.duration > 0 else { continue }
+            end = max(end ?? 0, parameters.samples(fromTimeBaseUnits: pts - origin + packet.duration, sampleRate: rate))
+        }
+        if let end { return end }
+        let blockAlign = Int64(parameters.blockAlign)
         var status = stat()
-        guard stat(input.url.path, &status) == 0 else { return stated }
-        let available = max(0, Int64(status.st_size) - dataStart) / blockAlign
-        return min(stated, available)
+        guard blockAlign > 0, stat(input.url.path, &status) == 0 else { return stated }
+        return min(stated, max(0, Int64(status.st_size) - dataStart) / blockAlign)
+    }
+
+    /// The frames a decode of the whole stream gives.
+    private static func decodedLength(_ input: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> Int64 {
+        let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
+        var end: Int64 = 0
+        while try positioner.next() {
+            end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
+        }
+        return end
     }
 
     /// FLAC's stated length when decoding the frame that should be last ends there; the
@@ -109,35 +139,20 @@ enum LengthResolver {
         return (end, positioner.skippedPackets > 0 || positioner.readFailure != nil)
     }
 
-    /// Packets of a fixed-frame lossy stream decoded at the end of a count: the ones the count
-    /// is checked on, after enough to fill the MP3 bit reservoir (9 frames at the lowest rates).
+    /// Packets of a fixed-frame lossy stream decoded at each end of a count: all of them at the
+    /// start (a decode from the first packet is the real one), the last `checkedPackets` at the
+    /// end, after enough to fill the MP3 bit reservoir (9 frames at the lowest rates).
     private static let tailPackets = 16
     private static let checkedPackets = 4
 
-    /// What decoding the stream's last packets emits beyond what the model said: a damaged last
-    /// packet emits nothing. A stream of no more packets than that (`whole`) is decoded whole,
-    /// from its first packet, and its true total replaces the model's.
-    private static func tailCorrection(_ tail: [(packet: Packet, emitted: Int64)], whole: Bool,
-                                       input: AudioInput) throws -> Int64 {
-        let decoder = try Decoder(demuxer: input.demuxer, streamIndex: input.streamIndex)
-        let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
-        loop.countsSkippedPackets = false
-        let frame = try Frame()
-        var decoded: [Int64] = []
-        do {
-            for entry in tail {
-                var samples: Int64 = 0
-                try loop.decode(entry.packet, into: frame) { samples += Int64($0.sampleCount) }
-                decoded.append(samples)
-            }
-            try loop.drain(into: frame) { decoded[decoded.count - 1] += Int64($0.sampleCount) }
-        } catch let error as FFmpegError {
-            throw error
-        } catch {
-            return 0
-        }
-        let checked = whole ? tail.indices : (tail.count - min(checkedPackets, tail.count))..<tail.count
-        return checked.reduce(Int64(0)) { $0 + decoded[$1] - tail[$1].emitted }
+    /// What decoding `packets` in order with a fresh decoder emits beyond what the model said,
+    /// over the packets `checked` (those before them only fill the decoder: an MP3's reservoir).
+    private static func correction(_ packets: [(packet: Packet, emitted: Int64)], checked: Range<Int>,
+                                   input: AudioInput) throws -> Int64 {
+        guard !checked.isEmpty else { return 0 }
+        let decoded = try FrameDecoder.samples(decoding: packets.prefix(checked.upperBound).map(\.packet),
+                                               demuxer: input.demuxer, streamIndex: input.streamIndex)
+        return checked.reduce(Int64(0)) { $0 + Int64(decoded[$1]) - packets[$1].emitted }
     }
 
     /// The frames the packets will decode to, or nil when they do not tell it.
@@ -158,7 +173,8 @@ enum LengthResolver {
         var lastEnd: (samples: Int64, endSkip: Int)?
         var total: Int64 = 0
         var trimming = GaplessTrimming()
-        // The last packets, and what the model says they emit: decoded at the end to check it.
+        // The first and the last packets, and what the model says they emit: decoded to check it.
+        var head: [(packet: Packet, emitted: Int64)] = []
         var tail: [(packet: Packet, emitted: Int64)] = []
         var packets = 0
         // A packet without a duration waits for the next one's timestamp.
@@ -170,7 +186,7 @@ enum LengthResolver {
                 lastEnd = (parameters.samples(fromTimeBaseUnits: timestamp + packet.duration, sampleRate: parameters.sampleRate),
                            packet.skipSamples.end)
             }
-            index?.append(packet)
+            try index?.append(packet)
             if let pending = waiting {
                 guard let timestamp = packet.presentationTimestamp, timestamp > pending.timestamp else { return nil }
                 total += trimming.emitted(parameters.samples(fromTimeBaseUnits: timestamp - pending.timestamp,
@@ -183,6 +199,7 @@ enum LengthResolver {
                 packets += 1
                 let kept = try Packet()
                 try kept.reference(packet)
+                if head.count < tailPackets { head.append((kept, emitted)) }
                 tail.append((kept, emitted))
                 if tail.count > tailPackets { tail.removeFirst() }
             } else if packet.duration > 0 {
@@ -198,11 +215,20 @@ enum LengthResolver {
         }
         if waiting != nil {
             // The decoder applies the packet's own trimming here.
-            total += Int64(try FrameDecoder.samples(decoding: [undated], demuxer: input.demuxer, streamIndex: input.streamIndex))
+            total += Int64(try FrameDecoder.samples(decoding: [undated], demuxer: input.demuxer, streamIndex: input.streamIndex).reduce(0, +))
         }
-        index?.markComplete()
-        if !tail.isEmpty {
-            total += try tailCorrection(tail, whole: packets == tail.count, input: input)
+        try index?.markComplete()
+        if packets > 0 {
+            let whole = packets <= tailPackets
+            // The first packets, decoded from the start exactly as a whole decode begins (one a
+            // decoder rejects, or a damaged one, emits nothing there).
+            total += try correction(head, checked: head.indices, input: input)
+            if !whole {
+                // The last ones, after enough packets to fill an MP3's bit reservoir; not those
+                // the head already checked.
+                let firstChecked = max(tail.count - checkedPackets, tailPackets - (packets - tail.count))
+                total += try correction(tail, checked: max(firstChecked, 0)..<tail.count, input: input)
+            }
         }
         if spansTimestamps, let lastEnd, let start = parameters.startSamples {
             return lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip)

@@ -59,10 +59,29 @@ final class PacketIndex {
 
     /// The codec's traits: which packets can decode.
     private let traits: CodecTraits
+    /// Decodes the stream's first packets (with a fresh decoder: exactly as a decode from the
+    /// start), giving what each emits; nil indexes by the model alone.
+    private let decodeHead: (([Packet]) throws -> [Int])?
+    /// The first packets, waiting to be decoded before they are indexed.
+    private var head: [Packet] = []
+    private var headDone = false
+    /// Packets decoded at the start of the stream: an encoder's delay or junk before the first
+    /// frame (a packet that cannot decode) is what decoding says, not what the model guesses.
+    static let headPackets = 16
 
-    init(frameSize: Int, traits: CodecTraits) {
+    /// An index of `input`'s stream, its first packets decoded with a decoder of its own.
+    convenience init(for input: AudioInput) {
+        let demuxer = input.demuxer
+        let stream = input.streamIndex
+        self.init(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1), traits: input.traits,
+                  decodeHead: { packets in try FrameDecoder.samples(decoding: packets, demuxer: demuxer, streamIndex: stream) })
+    }
+
+    /// - Parameter decodeHead: decodes the first packets alone, in order, giving the samples of each.
+    init(frameSize: Int, traits: CodecTraits, decodeHead: (([Packet]) throws -> [Int])? = nil) {
         self.frameSize = Int64(frameSize)
         self.traits = traits
+        self.decodeHead = decodeHead
     }
 
     /// Output frames covered by the packets indexed so far.
@@ -82,21 +101,45 @@ final class PacketIndex {
         while !isComplete && total <= frame {
             if isCancelled() { throw CancellationError() }
             guard try mappingFFmpegErrors(path: path, { try reader.next(into: packet) }) else {
-                isComplete = true
+                try markComplete()
                 return
             }
-            append(packet)
+            try append(packet)
         }
     }
 
-    /// Adds `packet` if it comes after every packet indexed so far; returns its entry's index.
-    @discardableResult
-    func append(_ packet: Packet) -> Int? {
-        guard !packet.isDiscarded, let position = packet.filePosition else { return nil }
-        if let last = entries.last, position <= last.position { return nil }
+    /// Adds `packet` if it comes after every packet indexed so far (the first ones once they
+    /// are decoded).
+    func append(_ packet: Packet) throws {
+        guard !packet.isDiscarded, let position = packet.filePosition else { return }
+        if let last = head.last?.filePosition ?? entries.last?.position, position <= last { return }
+        if decodeHead != nil && !headDone {
+            let kept = try mappingFFmpegErrors(path: "") { try Packet() }
+            try mappingFFmpegErrors(path: "") { try kept.reference(packet) }
+            head.append(kept)
+            if head.count == Self.headPackets { try indexHead() }
+            return
+        }
+        add(packet, decoded: nil)
+    }
+
+    /// Indexes the waiting first packets by what decoding them emits.
+    private func indexHead() throws {
+        headDone = true
+        guard let decodeHead, !head.isEmpty else { return }
+        let emitted = try decodeHead(head)
+        for (packet, samples) in zip(head, emitted) { add(packet, decoded: Int64(samples)) }
+        head.removeAll()
+    }
+
+    /// Adds `packet`: it emits what the model says, or `decoded` samples after trimming when it
+    /// was decoded.
+    private func add(_ packet: Packet, decoded actual: Int64?) {
+        guard let position = packet.filePosition else { return }
         // A packet the decoder rejects (no frame header: junk between concatenated files) emits nothing.
         let decoded = traits.canDecode(packet) ? frameSize : 0
-        let trimmed = trimming.trim(decoded, skip: packet.skipSideData)
+        var trimmed = trimming.trim(decoded, skip: packet.skipSideData)
+        if let actual, actual != trimmed.emitted { trimmed = (actual, actual == 0 ? 0 : trimmed.trimmedStart) }
         // Its frame comes out at `total`, less what its own start trimming removes.
         let rawStart = total - trimmed.trimmedStart
         // Frames trimmed whole before it lie just before it on the raw timeline (a skip that
@@ -110,16 +153,20 @@ final class PacketIndex {
                              outputStart: total, emitted: trimmed.emitted, skip: packet.skipSamples,
                              trimmedWhole: decoded > 0 && trimmed.trimmedStart == decoded))
         total += trimmed.emitted
-        return entries.count - 1
     }
 
 
     /// Marks the index as holding every packet (the stream ended while reading on).
-    func markComplete() { isComplete = true }
+    func markComplete() throws {
+        if !headDone { try indexHead() }
+        isComplete = true
+    }
 
     /// Empties the index, to be built again from the first packet.
     func removeAll() {
         entries.removeAll()
+        head.removeAll()
+        headDone = false
         isComplete = false
         total = 0
         trimming = GaplessTrimming()
