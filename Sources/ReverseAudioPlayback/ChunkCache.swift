@@ -40,6 +40,10 @@ final class ChunkCache: @unchecked Sendable {
     private var carried: [UInt8] = []
     private var seekCount = 0
 
+    /// Index memory FFmpeg may keep: reading backwards inserts every packet's entry at the
+    /// front of that index, so it must stay small.
+    static let indexMemory = 4096
+
     /// Bytes a chunk aims at: 64 KiB (16384 stereo s16 frames, 0.37 s at 44.1 kHz).
     static let chunkBytes = 64 * 1024
 
@@ -51,6 +55,7 @@ final class ChunkCache: @unchecked Sendable {
          capacity: Int = PlaybackSchedule.defaultCapacity) throws {
         self.url = url
         file = try AudioFileSource(url: url, cancellation: cancellation)
+        file.limitIndexMemory(to: Self.indexMemory)
         let frames = try file.resolveLengthKeepingIndex().frames
         info = file.info
         guard let frames else {

@@ -214,11 +214,17 @@ public struct Composition: Sendable {
             return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written,
                                   paths: ["copied (MP3 frames byte for byte; the LAME tag states the cut)"], warnings: []))
         case .m4a:
-            let input = try AudioInput(url: url, isCancelled: cancellation.check)
-            guard EditListCut.canCut(input), let length = try reference.resolveLength().frames else {
+            guard EditListCut.canCut(reference.openedInput) else {
                 return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
             }
-            let frames = try (range?.frames(atRate: rate, path: path) ?? 0..<Int64.max).within(length: length, sampleRate: rate, path: path)
+            // A cut that names its end needs no length: the copy finds a range past the end.
+            var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
+            if frames.upperBound == .max {
+                guard let length = try reference.resolveLength().frames else {
+                    return .notCopied("its length cannot be known without decoding")
+                }
+                frames = try frames.within(length: length, sampleRate: rate, path: path)
+            }
             let written: EditListCut.Written
             switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
             case .written(let result): written = result

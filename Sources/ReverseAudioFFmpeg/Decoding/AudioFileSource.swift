@@ -50,6 +50,8 @@ public final class AudioFileSource: PCMSource {
     private var decodedLength: Int64?
     /// True when the first frame came only after packets that would not decode.
     private var damagedAtStart = false
+    /// The cap on the index FFmpeg keeps of the packets read, when one is set.
+    private var indexMemoryLimit: Int?
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -113,6 +115,9 @@ public final class AudioFileSource: PCMSource {
 
     /// The codec's traits in the file's container.
     package var traits: CodecTraits { input.traits }
+
+    /// The opened file (for a cut that copies its packets, which reads them itself).
+    package var openedInput: AudioInput { input }
 
     /// The frames of the first decoded packet before gapless trimming shortens it (an MP3's
     /// first frame is 1152 though only 47 samples survive the encoder-delay trim): the seed's
@@ -253,9 +258,18 @@ public final class AudioFileSource: PCMSource {
         return SeekedTo(required: frame, reached: reached)
     }
 
+    /// Caps the index FFmpeg builds of the packets it reads (WAV, FLAC, MP3 keep one), for a
+    /// reader that goes backwards: each entry is inserted in timestamp order, so reading a file
+    /// from its end moves the whole index once per packet, which a small cap keeps cheap.
+    package func limitIndexMemory(to bytes: Int) {
+        indexMemoryLimit = bytes
+        input.demuxer.limitIndexMemory(to: bytes)
+    }
+
     /// Opens the file again: a fresh demuxer and decoder, as for the first read.
     private func reopen() throws {
         let fresh = try AudioInput(url: url, isCancelled: isCancelled)
+        if let indexMemoryLimit { fresh.demuxer.limitIndexMemory(to: indexMemoryLimit) }
         let flag = isCancelled
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
         input = fresh

@@ -19,13 +19,13 @@ package final class AudioInput {
     package var traits: CodecTraits { parameters.traits }
 
     /// The file as it was named, for messages.
-    package var path: String { url.displayPath }
+    package let path: String
 
     package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
         self.isCancelled = isCancelled
+        path = url.displayPath
         self.url = url
         isSeekable = AudioInput.isSeekableFile(url)
-        let path = url.displayPath
         FFmpegDiagnostics.applyDefault()
         try AudioInput.checkReadableFile(at: url)
         do {

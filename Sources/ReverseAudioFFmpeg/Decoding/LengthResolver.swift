@@ -18,8 +18,9 @@ import ReverseAudioCore
 ///   to check the count where damage sits (a truncated last packet, junk before the first).
 /// - A stream whose first packets do not decode is damaged where no check reaches: it is decoded
 ///   whole (such files are rare and short-lived; correctness first).
-/// - MP4: the container's statement (its edit list's end) where it is shorter, as Apple's
-///   players stop there (FFmpeg 5.1 decodes the last packet whole).
+/// - MP4: the container's statement (its edit list's end), as Apple's players stop there
+///   (FFmpeg 5.1 decodes the last packet whole), checked by decoding the frames before it: a
+///   file cut short ends sooner.
 ///
 /// It reads with its own open of the file, so it can run at any time beside a decode.
 enum LengthResolver {
@@ -52,10 +53,12 @@ enum LengthResolver {
                 return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
             }
             let input = try AudioInput(url: url, isCancelled: isCancelled)
-            if traits.containerStatesLength, let stated = parameters.statedDurationSamples, stated > 0 {
+            if traits.containerStatesLength || traits.followsContainerDuration,
+               let stated = parameters.statedDurationSamples, stated > 0 {
                 let checked = traits.family == .pcm
                     ? (try checkedPCMLength(input, stated: stated), false)
-                    : try checkedByLastFrame(input, stated: stated, isCancelled: isCancelled)
+                    : try checkedByLastFrame(input, stated: stated, paddingFollows: traits.followsContainerDuration,
+                                             isCancelled: isCancelled)
                 if let frames = checked.0 {
                     var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
                     resolution.endIsDamaged = checked.1
@@ -66,7 +69,8 @@ enum LengthResolver {
                 return Resolution(length: .unknown, unknownReason: "its packets vary in length and the container's timestamps are coarser than a sample", index: nil)
             }
             // Counted on an open of its own: a check above may have moved this one.
-            let counting = traits.containerStatesLength ? try AudioInput(url: url, isCancelled: isCancelled) : input
+            let counting = traits.containerStatesLength || traits.followsContainerDuration
+                ? try AudioInput(url: url, isCancelled: isCancelled) : input
             let index = keepingIndex && traits.needsPacketIndex
                 ? PacketIndex(for: counting) : nil
             guard let counted = try countPackets(counting, index: index, isCancelled: isCancelled) else {
@@ -124,16 +128,21 @@ enum LengthResolver {
     /// FLAC's stated length when decoding the frame that should be last ends there; the
     /// decoded end when the stream ends sooner (a file cut short); nil when it goes on (the
     /// header understates: the packets are counted instead).
+    /// An MP4's stated end (its edit list's) is checked the same way; the encoder's padding that
+    /// follows it (`paddingFollows`) is not a sign of a wrong header.
     /// - Returns: the length, and whether the frames decoded at the end met damage.
-    private static func checkedByLastFrame(_ input: AudioInput, stated: Int64,
+    private static func checkedByLastFrame(_ input: AudioInput, stated: Int64, paddingFollows: Bool,
                                            isCancelled: @escaping @Sendable () -> Bool) throws -> (Int64?, Bool) {
         let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
         let reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        // Nothing decoded after the seek: it went where the data is missing (an MP4 whose
+        // index outlives its cut-off data). Inconclusive: the packets are counted instead.
+        if reached == 0 && stated > 1 { return (nil, positioner.readFailure != nil) }
         var end = reached
         if reached == stated - 1 {
             while try positioner.next() {
                 end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
-                if end > stated { return (nil, false) }
+                if end > stated { return paddingFollows ? (stated, false) : (nil, false) }
             }
         }
         return (end, positioner.skippedPackets > 0 || positioner.readFailure != nil)

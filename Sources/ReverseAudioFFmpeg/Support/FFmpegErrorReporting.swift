@@ -18,10 +18,10 @@ extension FFmpegError {
 }
 
 /// Runs FFmpeg-facing work for `path`, reporting FFmpeg's failures as the library's.
-package func mappingFFmpegErrors<Result>(path: String, _ work: () throws -> Result) throws -> Result {
+package func mappingFFmpegErrors<Result>(path: @autoclosure () -> String, _ work: () throws -> Result) throws -> Result {
     do {
         return try work()
     } catch let error as FFmpegError {
-        throw error.reported(path: path)
+        throw error.reported(path: path())
     }
 }
