@@ -40,12 +40,7 @@ package final class FrameDecoder {
     /// - Returns: false at the end of the stream.
     package func next(into frame: Frame) throws(FFmpegError) -> Bool {
         while state != .finished {
-            let result: Decoder.ReceiveResult
-            do {
-                result = try decoder.receive(into: frame)
-            } catch {
-                if error.isInterrupted { throw error }
-                noteSkipped(error)
+            guard let result = try receive(into: frame) else {
                 if state == .draining { state = .finished } else { try feed() }
                 continue
             }
@@ -98,6 +93,18 @@ package final class FrameDecoder {
         try decoder.send(packet)
     }
 
+    /// Takes the decoder's next output; nil when it rejected the data (counted), a
+    /// cancellation thrown.
+    private func receive(into frame: Frame) throws(FFmpegError) -> Decoder.ReceiveResult? {
+        do {
+            return try decoder.receive(into: frame)
+        } catch {
+            if error.isInterrupted { throw error }
+            noteSkipped(error)
+            return nil
+        }
+    }
+
     private func noteSkipped(_ error: FFmpegError) {
         guard countsSkippedPackets else { return }
         skippedPackets += 1
@@ -136,14 +143,7 @@ package final class FrameDecoder {
 
     private func receiveAll(into frame: Frame, _ deliver: (Frame) throws -> Void) throws {
         while true {
-            let result: Decoder.ReceiveResult
-            do {
-                result = try decoder.receive(into: frame)
-            } catch {
-                if error.isInterrupted { throw error }
-                noteSkipped(error)
-                continue
-            }
+            guard let result = try receive(into: frame) else { continue }
             guard result == .frame else { return }
             try deliver(frame)
         }

@@ -23,7 +23,7 @@ public final class SampleConverter: PCMSource {
     private let resampler: Resampler?
     private let inputLayout: ChannelLayout
     private let narrowsTo24Bits: Bool
-    private var pending: (bytes: UnsafeRawPointer, frames: Int)?
+    private var pending = PendingFrames()
     private var flushed = false
     /// The index of the next frame read.
     public private(set) var position: Int64 = 0
@@ -85,12 +85,8 @@ public final class SampleConverter: PCMSource {
         }
         let frameBytes = format.bytesPerFrame
         while true {
-            if let pending {
-                let count = min(maximumFrames, pending.frames)
-                let chunk = PCMChunk(bytes: UnsafeRawBufferPointer(start: pending.bytes, count: count * frameBytes),
-                                     frameCount: count, position: position)
-                self.pending = pending.frames > count ? (pending.bytes + count * frameBytes, pending.frames - count) : nil
-                position += Int64(count)
+            if let chunk = pending.take(maximumFrames, frameBytes: frameBytes, position: position) {
+                position += Int64(chunk.frameCount)
                 return chunk
             }
             if flushed { return nil }
@@ -115,7 +111,7 @@ public final class SampleConverter: PCMSource {
             let samples = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: Int32.self)
             for index in 0..<(frames * frameBytes / 4) { samples[index] &= ~0xFF }
         }
-        pending = (base, frames)
+        pending.set(base, frames: frames)
     }
 
     private func converting(_ work: () throws -> UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
@@ -125,12 +121,16 @@ public final class SampleConverter: PCMSource {
     /// Seeks the source; with a rate conversion only back to the start.
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
-        if fused { return try source.seek(to: frame, endingAt: end) }
+        if fused {
+            let seeked = try source.seek(to: frame, endingAt: end)
+            position = seeked.reached
+            return seeked
+        }
         if format.sampleRate != source.format.sampleRate && frame != 0 {
             throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
         }
         resampler?.reset()
-        pending = nil
+        pending.clear()
         flushed = false
         let seeked = try source.seek(to: frame, endingAt: end)
         position = seeked.reached

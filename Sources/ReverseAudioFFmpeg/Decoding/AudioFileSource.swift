@@ -43,7 +43,7 @@ public final class AudioFileSource: PCMSource {
     /// True until anything is delivered or sought: the first decoded frame is still held.
     private var atStart = true
     /// The rest of the last converted frame, not yet delivered.
-    private var pending: (bytes: UnsafeRawPointer, frames: Int)?
+    private var pending = PendingFrames()
     private var flushed = false
     private var resolution: LengthResolver.Resolution?
     /// The length reading gave, once it reached the end from the start or after a seek.
@@ -76,7 +76,10 @@ public final class AudioFileSource: PCMSource {
         self.url = url
         let flag = cancellation ?? CancellationFlag()
         isCancelled = flag.check
-        input = try AudioInput(url: url, isCancelled: flag.check)
+        // An MP4's length is checked by decoding its last frames, which needs an open of its
+        // own: checked first, on an open given up before the decode's own, as two opens at
+        // once would hold two copies of the sample table (7 MiB an hour of AAC).
+        (input, resolution) = try Self.open(url, isCancelled: flag.check)
         let input = input
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
         sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
@@ -90,7 +93,20 @@ public final class AudioFileSource: PCMSource {
         // misstate them): decoded now and held for the first read.
         if try positioner.next() { positioner.holdCurrentFrame() }
         damagedAtStart = positioner.skippedPackets > 0
+        if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
         format = outputFormat()
+    }
+
+    /// Opens `url` for decoding; an MP4 is opened twice, its length resolved on the first open
+    /// (which the check moves) and that open closed before the second.
+    private static func open(_ url: URL, isCancelled: @escaping @Sendable () -> Bool) throws
+        -> (AudioInput, LengthResolver.Resolution?) {
+        let first = try AudioInput(url: url, isCancelled: isCancelled)
+        guard first.traits.followsContainerDuration, AudioInput.isSeekableFile(url) else { return (first, nil) }
+        let parameters = first.parameters
+        let resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: false, damagedAtStart: false,
+                                                    isCancelled: isCancelled, using: consume first)
+        return (try AudioInput(url: url, isCancelled: isCancelled), resolution)
     }
 
     /// The file as it was named.
@@ -181,12 +197,8 @@ public final class AudioFileSource: PCMSource {
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         let frameBytes = format.bytesPerFrame
         while true {
-            if let pending {
-                let count = min(maximumFrames, pending.frames)
-                let chunk = PCMChunk(bytes: UnsafeRawBufferPointer(start: pending.bytes, count: count * frameBytes),
-                                     frameCount: count, position: position)
-                self.pending = pending.frames > count ? (pending.bytes + count * frameBytes, pending.frames - count) : nil
-                position += Int64(count)
+            if let chunk = pending.take(maximumFrames, frameBytes: frameBytes, position: position) {
+                position += Int64(chunk.frameCount)
                 atStart = false
                 return chunk
             }
@@ -218,7 +230,7 @@ public final class AudioFileSource: PCMSource {
             let samples = UnsafeMutableRawPointer(mutating: start).assumingMemoryBound(to: Int32.self)
             for index in 0..<(frames * frameBytes / 4) { samples[index] &= ~0xFF }
         }
-        pending = (start, frames)
+        pending.set(start, frames: frames)
     }
 
     /// Notes where the stream ended: the length reading gave.
@@ -234,7 +246,7 @@ public final class AudioFileSource: PCMSource {
         if conversion.sampleRate != nil && frame != 0 {
             throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
         }
-        pending = nil
+        pending.clear()
         flushed = false
         var reached: Int64
         if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
@@ -283,7 +295,7 @@ public final class AudioFileSource: PCMSource {
     /// samples, so it happens in the interleaving pass. Only before anything is delivered.
     /// - Returns: false when it is too late.
     package func adopt(_ requested: Conversion) -> Bool {
-        guard atStart, pending == nil else { return false }
+        guard atStart, pending.isEmpty else { return false }
         conversion = requested
         resampler = makeResampler()
         format = outputFormat()

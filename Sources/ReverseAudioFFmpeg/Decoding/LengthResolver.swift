@@ -22,7 +22,8 @@ import ReverseAudioCore
 ///   (FFmpeg 5.1 decodes the last packet whole), checked by decoding the frames before it: a
 ///   file cut short ends sooner.
 ///
-/// It reads with its own open of the file, so it can run at any time beside a decode.
+/// It reads with its own open of the file, so it can run at any time beside a decode; or, for
+/// a container's statement checked from the end, on an open the caller gives up.
 enum LengthResolver {
     /// What resolving found.
     struct Resolution {
@@ -41,8 +42,10 @@ enum LengthResolver {
     /// - Throws: `CancellationError`; nothing else (a count that fails leaves the length unknown).
     /// - Parameter damagedAtStart: decoding from the start already rejected packets before the
     ///   first frame: the stream is damaged where no check reaches, and is decoded whole.
+    /// - Parameter given: an open of `url` the caller no longer needs, used (and moved) by a check
+    ///   that starts with a seek; every other read opens the file afresh.
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
-                        isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution {
+                        isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
@@ -52,7 +55,8 @@ enum LengthResolver {
                 let frames = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
                 return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
             }
-            let input = try AudioInput(url: url, isCancelled: isCancelled)
+            // PCM's check reads its first packet: only a fresh open will do.
+            let input = try given.flatMap { traits.family == .pcm ? nil : $0 } ?? AudioInput(url: url, isCancelled: isCancelled)
             if traits.containerStatesLength || traits.followsContainerDuration,
                let stated = parameters.statedDurationSamples, stated > 0 {
                 let checked = traits.family == .pcm
