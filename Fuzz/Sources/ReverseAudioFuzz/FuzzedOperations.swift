@@ -47,22 +47,31 @@ enum FuzzedOperations {
             log("info: \(error)")
         }
 
-        // 2. Decode, up to the frame limit.
+        // 2. Decode, up to the frame limit: the file source, in 16-bit, one channel taken as
+        // the variant says.
         var decodedFrames: Int64?
         do {
-            let decoder = try PCMDecoder(url: input, channels: variant.channels)
+            let file = try AudioFileSource(url: input)
+            var source: any PCMSource = try SampleConverter(file, sampleFormat: .s16, mixingToMono: variant.channels == .mix)
+            switch variant.channels {
+            case .first: source = try ChannelSelector(source, channel: 0)
+            case .channel(let index): source = try ChannelSelector(source, channel: index)
+            case .all, .mix: break
+            }
+            var frames: Int64 = 0
             var finished = false
-            while decoder.framesDecoded <= frameLimit {
-                guard let block = try decoder.read() else {
+            while frames <= frameLimit {
+                guard let chunk = try source.read(maximumFrames: 4096) else {
                     finished = true
                     break
                 }
-                check(block.frameCount > 0, "PCMDecoder.read() returned an empty block instead of nil")
+                check(chunk.frameCount > 0, "read(maximumFrames:) lent an empty chunk instead of nil")
+                check(chunk.position == frames, "a chunk at \(chunk.position) followed \(frames) frames")
+                frames += Int64(chunk.frameCount)
             }
-            _ = decoder.warnings
-            _ = decoder.format
-            if finished { decodedFrames = decoder.framesDecoded }
-            log("decode (\(variant.channels)): \(decoder.framesDecoded) frames\(finished ? "" : ", stopped at the limit"), warnings \(decoder.warnings)")
+            check(source.position == frames, "the source's position \(source.position) after \(frames) frames")
+            if finished { decodedFrames = frames }
+            log("decode (\(variant.channels)): \(frames) frames\(finished ? "" : ", stopped at the limit"), warnings \(source.warnings)")
         } catch {
             log("decode (\(variant.channels)): \(error)")
         }
@@ -87,7 +96,7 @@ enum FuzzedOperations {
         if let result {
             // The reversal decodes the same way as step 2: same frames, or one of them is wrong.
             check(result.frames == decodedFrames,
-                  "AudioConverter reversed \(result.frames) frames; PCMDecoder decoded \(decodedFrames) (channels \(variant.channels))")
+                  "AudioConverter reversed \(result.frames) frames; the file source decoded \(decodedFrames) (channels \(variant.channels))")
         }
     }
 
