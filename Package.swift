@@ -6,6 +6,7 @@ import PackageDescription
 //   → ReverseAudioCore (the model and the PCMSource/PCMSink contracts, decorators, transfer; no FFmpeg)
 //   → ReverseAudioFFmpeg (the contracts implemented over FFmpeg: file decoding, encoding, cuts)
 //   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (operations; re-exports the rest)
+//   → ReverseAudioCommandLine (the text the tool reads: plans, event scripts; pure, fuzzed)
 //   → reverse-audio (the command-line tool).
 let package = Package(
     name: "ReverseAudio",
@@ -13,6 +14,9 @@ let package = Package(
     products: [
         .library(name: "ReverseAudio", targets: ["ReverseAudio"]),
         .executable(name: "reverse-audio", targets: ["reverse-audio"]),
+        // The tool's text formats (composition plans, playback event scripts), for the fuzzer
+        // in Fuzz/ and for programs that take the same syntax.
+        .library(name: "ReverseAudioCommandLine", targets: ["ReverseAudioCommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,11 +65,14 @@ let package = Package(
         .target(name: "ReverseAudio", dependencies: [
             "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
         ]),
+        // The text the command-line tool reads besides its flags: composition plans and playback
+        // event scripts. Pure parsing (no files, no FFmpeg calls), so that the fuzzer can run it.
+        .target(name: "ReverseAudioCommandLine", dependencies: ["ReverseAudio"]),
         // The command-line tool: parses, calls the library, prints.
         .executableTarget(
             name: "reverse-audio",
             dependencies: [
-                "ReverseAudio",
+                "ReverseAudio", "ReverseAudioCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +82,7 @@ let package = Package(
         .testTarget(name: "ReverseAudioTests", dependencies: [
             "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "TestSupport",
         ]),
-        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "TestSupport"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "ReverseAudioCommandLine", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

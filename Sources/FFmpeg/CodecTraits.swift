@@ -69,6 +69,10 @@ package struct CodecTraits: Sendable, Equatable {
     package let restartsWithFreshDecoder: Bool
     /// How a cut keeps the stream's own format.
     package let cutMethod: CutMethod
+    /// PCM whose stored bytes are exactly what libavcodec decodes it to (unsigned 8-bit, and
+    /// little-endian 16- and 32-bit integers and floats, on a little-endian machine): a reader
+    /// may copy the bytes instead of decoding them.
+    package let storesDecodedSamples: Bool
 
     init(stream: UnsafeMutablePointer<AVStream>, containerName: String) {
         let parameters = stream.pointee.codecpar.pointee
@@ -112,6 +116,9 @@ package struct CodecTraits: Sendable, Equatable {
         default: seekExactness = .bitExact
         }
         restartsWithFreshDecoder = isLossy
+        let littleEndian = 1.littleEndian == 1
+        storesDecodedSamples = littleEndian && [AV_CODEC_ID_PCM_U8, AV_CODEC_ID_PCM_S16LE, AV_CODEC_ID_PCM_S32LE,
+                                                AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F64LE].contains(id)
         switch family {
         case .mp3 where containerName == "mp3": cutMethod = .mp3Frames
         case .aac where isMP4: cutMethod = .mp4EditList
@@ -126,6 +133,11 @@ package struct CodecTraits: Sendable, Equatable {
     /// reservoir's 9-bit `main_data_begin`), and its output overlaps the previous frame's: the
     /// restart is where the packets before the target's predecessor hold 511 bytes of payload,
     /// plus one packet of margin. Other codecs: two packets before.
+    ///
+    /// This is the worst case, known from the packets' sizes alone: what a seek needs. A cut,
+    /// which reads the frames' side information (``MPEGAudioFrame``), starts at the least
+    /// pre-roll that is exact instead, and carries the reservoir bytes it lacks in a frame of
+    /// its own; it uses this rule only for the reference decode it checks its first frames against.
     package func restartPacket(holding: Int, packetBytes: (Int) -> Int) -> Int {
         switch family {
         case .mp3, .mpegLayer1or2:

@@ -8,7 +8,9 @@ package final class Decoder {
     private let path: String
 
     /// Opens the decoder FFmpeg registers for stream `streamIndex` of `demuxer`.
-    package init(demuxer: Demuxer, streamIndex: Int) throws(FFmpegError) {
+    /// - Parameter threads: the decoder's own threads; 0 for as many as the codec uses on this
+    ///   machine (frame threads for FLAC), 1 for a decoder that is one of several running side by side.
+    package init(demuxer: Demuxer, streamIndex: Int, threads: Int = 0) throws(FFmpegError) {
         self.streamIndex = streamIndex
         path = demuxer.path
         let stream = demuxer.stream(at: streamIndex)
@@ -24,7 +26,7 @@ package final class Decoder {
         context.pointee.pkt_timebase = stream.pointee.time_base
         // Also as the CLI does ("threads auto"): codecs with frame threads (FLAC) decode on
         // every core. The output is the same; only the work is spread.
-        context.pointee.thread_count = 0
+        context.pointee.thread_count = Int32(max(threads, 0))
         try codecContext.open(operation: "opening the decoder", path: path)
     }
 

@@ -15,6 +15,17 @@ extension Demuxer {
         return best >= 0 && moving.contains(Int(best)) ? Int(best) : moving[0]
     }
 
+    /// Every video stream's index, cover art included, in file order.
+    package func videoStreamIndices() -> [Int] {
+        let kinds = streamKinds
+        return kinds.indices.filter { kinds[$0] == .video }
+    }
+
+    /// True when stream `index` is a still picture attached to the file (cover art).
+    package func isAttachedPicture(stream index: Int) -> Bool {
+        (stream(at: index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+
     /// What the container and probe say about video stream `index`.
     package func videoStream(at index: Int) -> VideoStreamParameters {
         VideoStreamParameters(stream: stream(at: index), format: context)

@@ -8,6 +8,9 @@ package final class Demuxer {
     package let path: String
     /// Polled by FFmpeg during I/O: cancellation and the read budget.
     private let interrupt: InterruptCheck
+    /// What FFmpeg reads: a path, or for a FIFO an I/O context of ours that never blocks
+    /// (kept until the format context is closed).
+    private let input: LocalPath.Input
 
     /// Bytes read without a packet coming out (or while opening) before the input is taken for
     /// junk. Real files need far less: a probe reads at most a few MiB, and a packet is small.
@@ -25,8 +28,23 @@ package final class Demuxer {
         allocated.pointee.interrupt_callback = interrupt.callback
         interrupt.context = allocated
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let input: LocalPath.Input
+        do {
+            input = try LocalPath.input(for: path) { interrupt.shouldStop() }
+        } catch {
+            avformat_free_context(allocated)
+            switch error {
+            case .cancelled: throw FFmpegError(code: ra_averror_exit(), operation: "opening the file", path: path)
+            case .system(let code): throw FFmpegError(code: -code, operation: "opening the file", path: path)
+            }
+        }
+        self.input = input
+        if let custom = input.context {
+            allocated.pointee.pb = custom
+            allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         // avformat_open_input frees the context itself when it fails.
-        let openResult = avformat_open_input(&opened, LocalPath.url(for: path), nil, nil)
+        let openResult = avformat_open_input(&opened, input.url, nil, nil)
         if openResult < 0 {
             interrupt.context = nil
             throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)
@@ -143,6 +161,12 @@ package final class Demuxer {
     /// per packet: a small cap keeps that cheap.
     package func limitIndexMemory(to bytes: Int) {
         context.pointee.max_index_size = UInt32(clamping: bytes)
+    }
+
+    /// Entries in stream `index`'s seek index now: a container's own table (MP4's samples, a
+    /// FLAC seek table) gives many at once; none means a seek searches the file for its place.
+    package func indexEntryCount(stream index: Int) -> Int {
+        Int(avformat_index_get_entries_count(stream(at: index)))
     }
 
     /// Moves reading to byte `offset` of the file (a packet's start, from an earlier read).

@@ -28,7 +28,8 @@ final class InterruptCheck {
     /// Starts a new budget (after a packet came out).
     func resetBudget() { readBase = bytesRead }
 
-    fileprivate func shouldStop() -> Bool {
+    /// True when FFmpeg (or a wait before it runs) should stop: cancelled, or the budget spent.
+    func shouldStop() -> Bool {
         if isCancelled?() == true { return true }
         if bytesRead - readBase > readLimit {
             exceededReadLimit = true

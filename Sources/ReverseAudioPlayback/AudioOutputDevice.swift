@@ -1,7 +1,7 @@
 import ReverseAudioCore
 
 /// Somewhere rendered frames are heard: a sound card, a sound server, a capture file. A
-/// `PCMSink` that paces its writer: `transfer(_:to:progress:cancellation:)` plays any source on it.
+/// `PCMSink` that paces its writer: `transfer(_:to:threads:progress:cancellation:)` plays any source on it.
 ///
 /// An ``AudioPlayer`` opens it, then writes from its output thread one period at a time: a
 /// write blocks until the device has room, which paces playback in real time.

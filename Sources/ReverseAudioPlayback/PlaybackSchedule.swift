@@ -38,8 +38,16 @@ struct PlaybackSchedule: Sendable, Equatable {
     /// brings the rest; the device is waiting).
     let missSpan: Int
 
-    /// Chunks kept at most, by default.
+    /// Chunks kept at most, by default, under a player.
     static let defaultCapacity = 24
+
+    /// Chunks kept at most when rendering as fast as possible a file whose seeks search it, and
+    /// the chunks a backwards miss then decodes with one seek: 100 (6.4 MiB of stereo s16). Such
+    /// a seek costs about a millisecond (a FLAC file's binary search of its frames), so an hour
+    /// played backwards in spans of 20 chunks (486 seeks) took 1.24× the forward decode; 100
+    /// leaves 97. Files with an index to seek by keep ``defaultCapacity``.
+    static let renderingCapacity = 104
+    static let renderingMissSpan = 100
 
     /// The schedule for a file of `frameCount` frames in chunks of `chunkFrames`.
     /// - Parameters:
@@ -52,7 +60,7 @@ struct PlaybackSchedule: Sendable, Equatable {
         self.capacity = max(4, capacity)
         self.aheadChunks = min(aheadChunks, self.capacity / 2)
         self.behindChunks = behindChunks
-        missSpan = min(pacing == .realTime ? 1 : 20, self.capacity - 2)
+        missSpan = min(pacing == .realTime ? 1 : Self.renderingMissSpan, self.capacity - 2)
     }
 
     /// The chunk holding `frame`.

@@ -11,7 +11,7 @@ import ReverseAudioFFmpeg
 /// temporary file as raw pictures, rows packed tightly, one fixed-size record per picture, and
 /// is read back from its end. The file has no name from the moment it exists (it is gone
 /// however the run ends) and is reused from one group to the next, so the disk holds at most
-/// one group's overflow.
+/// one group's overflow per buffer (two buffers: see ``GroupPipeline``).
 final class GroupBuffer {
     let memoryLimit: Int
     private let folder: URL

@@ -41,7 +41,10 @@ final class ReversedAudioTrack: VideoAudioTrack {
         guard let frames = reversal.length.frames, frames > 0 else { return nil }
         // AAC keeps an AAC input's rate; otherwise 96 kb/s a channel (192 for stereo), 64 beyond two.
         let channels = source.format.channelCount
-        let sourceRate = file.info.codec == EncoderChoice.encoder(for: .aac, sampleFormat: .f32, in: .aac) ? file.info.bitRate : nil
+        // The audio stream's own rate: the container's total (AudioInfo.bitRate) counts the
+        // pictures too (3 Mb/s for a 720p clip, which made the AAC encoder take 7× its time).
+        let sourceRate = file.info.codec == EncoderChoice.encoder(for: .aac, sampleFormat: .f32, in: .aac)
+            ? file.openedInput.parameters.bitRate : nil
         let aacRate = bitRate ?? sourceRate ?? (channels <= 2 ? 96_000 * channels : 64_000 * channels)
         return try ReversedAudioTrack(reversal: reversal, frames: frames, codec: codec, native: native, bitRate: aacRate,
                                       boomerang: boomerang, path: output.displayPath)

@@ -17,9 +17,10 @@ import ReverseAudioFFmpeg
 /// How memory stays bounded: the video's packets are read once, without decoding, to find its
 /// keyframes. Then each group of pictures, from the last to the first, is decoded forwards on its
 /// own (through the next keyframe's leading pictures when B-frames or an open GOP need them), and
-/// its pictures go to the encoder in reverse. A group needs at most ``VideoOptions/memoryLimit``
-/// bytes of decoded pictures; the rest of a longer group waits in a temporary file (raw
-/// pictures, read back from its end), which is removed in every case. The audio is reversed
+/// its pictures go to the encoder in reverse, while the group before it is decoded on another
+/// thread (as a forward encode overlaps decoding and x264). The two groups in hand share
+/// ``VideoOptions/memoryLimit`` bytes of decoded pictures; the rest of a longer group waits in a
+/// temporary file (raw pictures, read back from its end), which is removed in every case. The audio is reversed
 /// first, whole, by the same flat-memory reversal as audio files, so it has no seams.
 public enum VideoReverser {
     /// Reverses `input` into `output` (`.mp4`, `.mov` or `.mkv`).
@@ -98,6 +99,8 @@ public enum VideoReverser {
         private var decodedFrames = 0
         /// Decodes run (a group, or neighbouring groups joined while they fit in memory).
         private var decodeRuns = 0
+        /// The pipeline's picture buffers, for the result's figures.
+        private var buffers: [GroupBuffer] = []
         private var expectedFrames = 1
         private var videoProgress: ProgressHandler = { _ in }
         private var audioSummary = "none"
@@ -133,48 +136,22 @@ public enum VideoReverser {
             try prepareAudio(progress: reporter.stage(from: 0.02, to: 0.02 + audioShare))
             videoProgress = reporter.stage(from: 0.02 + audioShare, to: 1)
             expectedFrames = options.boomerang ? 2 * index.frameCount - 1 : index.frameCount
-            let decoder = try GroupDecoder(source: source, isCancelled: cancellation.check)
-            let buffer = GroupBuffer(memoryLimit: options.memoryLimit, folder: folder)
+            let stop = CancellationFlag()
+            let decoder = try GroupDecoder(source: source, isCancelled: { [cancellation] in cancellation.isCancelled || stop.isCancelled })
             var timeline: ReversedTimeline?
             if options.boomerang {
                 let forward = try playForward(decoder)
                 timeline = ReversedTimeline(end: forward.lastTimestamp, base: forward.end)
             }
-            let reusable = try Frame()
-            // The last group alone first: its pictures tell what one costs in memory; then the
-            // rest, neighbours joined into one decode while they fit in the limit.
-            var pending = index.groups.filter { $0.frameCount > 0 }
-            var runs = pending.popLast().map { [$0] } ?? []
-            var pictureBytes: Int?
-            while let run = runs.first {
-                runs.removeFirst()
-                decodeRuns += 1
-                var last: (timestamp: Int64, duration: Int64)?
-                try source.mappingErrors {
-                    try decoder.decode(run) { decoded in
-                        let timestamp = decoded.bestEffortTimestamp ?? run.start
-                        let duration = decoded.duration
-                        let picture = try adapt(decoded)
-                        if pictureBytes == nil { pictureBytes = picture.heldBytes }
-                        try buffer.append(picture, timestamp: timestamp)
-                        last = (timestamp, duration)
-                        if !options.boomerang { decodedFrames += 1 }
-                    }
-                }
-                if timeline == nil, let last {
-                    timeline = ReversedTimeline(end: last.timestamp + lastDuration(last.duration))
-                }
-                while let (frame, timestamp) = try buffer.removeLast(reusing: reusable) {
-                    if cancellation.isCancelled { throw CancellationError() }
-                    guard let placed = timeline?.place(timestamp) else { continue }
-                    try emit(frame, at: placed.timestamp, lasting: placed.duration)
-                }
-                if !pending.isEmpty, runs.isEmpty {
-                    runs = KeyframeIndex.decodingRuns(of: pending, memoryLimit: options.memoryLimit,
-                                                      pictureBytes: pictureBytes ?? stream.width * stream.height * 3 / 2)
-                    pending = []
-                }
-            }
+            let pipeline = startPipeline(decoder, stop: stop)
+            // On every path the decoding thread ends before the run does (it uses the source).
+            defer { pipeline.stopAndWait() }
+            try encodeRuns(from: pipeline, timeline: &timeline)
+            pipeline.stopAndWait()
+            if let made = pipeline.adapter { adapter = made }
+            if !options.boomerang { decodedFrames = pipeline.decodedFrames }
+            decodeRuns = pipeline.decodeRuns
+            buffers = pipeline.buffers
             guard output.isOpen else {
                 throw ReverseAudioError.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
                                                           reason: "no frame could be decoded")
@@ -182,7 +159,40 @@ public enum VideoReverser {
             try output.finish()
             reporter.complete()
             noteWarnings(decoder)
-            return result(buffer)
+            return result()
+        }
+
+        /// Starts decoding the groups, last first, on the pipeline's thread.
+        private func startPipeline(_ decoder: GroupDecoder, stop: CancellationFlag) -> GroupPipeline {
+            let encoderFormats = VideoEncoder.supportedPixelFormats(codecName: encoderName)
+            let source = self.source
+            return GroupPipeline(decoder: decoder, groups: index?.groups ?? [], adapter: adapter, memoryLimit: options.memoryLimit,
+                                 folder: folder, defaultPictureBytes: stream.width * stream.height * 3 / 2, stop: stop) { decoded, adapter in
+                let made = try adapter ?? PictureAdapter(first: decoded, encoderFormats: encoderFormats, path: source.url.displayPath)
+                adapter = made
+                return try source.mappingErrors { try made.adapt(decoded) }
+            }
+        }
+
+        /// Sends the pictures of each decoded run to the encoder, latest first.
+        private func encodeRuns(from pipeline: GroupPipeline, timeline: inout ReversedTimeline?) throws {
+            let reusable = try Frame()
+            while let run = try nextRun(of: pipeline) {
+                if timeline == nil, let last = run.last {
+                    timeline = ReversedTimeline(end: last.timestamp + lastDuration(last.duration))
+                }
+                if adapter == nil { adapter = run.shape }
+                while let (frame, timestamp) = try run.buffer.removeLast(reusing: reusable) {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    guard let placed = timeline?.place(timestamp) else { continue }
+                    try emit(frame, at: placed.timestamp, lasting: placed.duration)
+                }
+                pipeline.recycle(run.buffer)
+            }
+        }
+
+        private func nextRun(of pipeline: GroupPipeline) throws -> GroupPipeline.Run? {
+            try source.mappingErrors { try pipeline.next() }
         }
 
         /// The boomerang's first half: one continuous decode, each frame encoded as it comes.
@@ -312,7 +322,7 @@ public enum VideoReverser {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
 
-        private func result(_ buffer: GroupBuffer) -> VideoResult {
+        private func result() -> VideoResult {
             VideoResult(
                 input: source.url, output: output.url, boomerang: options.boomerang, codec: stream.codecName,
                 inputFrames: decodedFrames, outputFrames: output.frames, width: stream.width, height: stream.height,
@@ -320,8 +330,8 @@ public enum VideoReverser {
                 duration: Double(output.endTimestamp) * stream.timeBase.doubleValue,
                 groups: index?.groups.filter { $0.frameCount > 0 }.count ?? 0, decodeRuns: decodeRuns,
                 largestGroup: index?.largestGroup ?? 0,
-                spilledFrames: buffer.spilledPictures, peakPictureBytes: buffer.peakHeldBytes,
-                temporaryBytes: buffer.peakSpillBytes, audio: audioSummary,
+                spilledFrames: buffers.map(\.spilledPictures).reduce(0, +), peakPictureBytes: buffers.map(\.peakHeldBytes).reduce(0, +),
+                temporaryBytes: buffers.map(\.peakSpillBytes).reduce(0, +), audio: audioSummary,
                 conversions: adapter?.changes ?? [], warnings: warnings)
         }
     }

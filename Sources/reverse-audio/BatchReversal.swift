@@ -2,12 +2,14 @@ import Foundation
 import ReverseAudio
 
 /// Reverses (and optionally verifies) a list of files, up to `jobs` at a time. A file that
-/// fails is reported and the rest go on; cancellation stops the whole batch. Results are
-/// reported in input order whatever order the files finish in.
+/// fails is reported and the rest go on; a failure of the output side (a full disk, a folder it
+/// may not write in) stops the whole batch (``Stopped``), as cancellation does. A file whose
+/// output is complete and current (its resume record says so) is skipped without being opened.
+/// Results are reported in input order whatever order the files finish in.
 struct BatchReversal: Sendable {
     let inputs: [SupportedAudioFiles.Found]
-    /// "relative/folder/NAME" for each input: NAME-REVERSED.ext goes there under `directory`.
-    let names: [String]
+    /// Each input's output path under `directory`, and the earlier input that already has it.
+    let outputs: [(output: String, clash: String?)]
     let directory: URL
     let options: ConversionOptions
     let verify: Bool
@@ -17,16 +19,25 @@ struct BatchReversal: Sendable {
     let jobs: Int
     let json: Bool
     let display: ProgressDisplay
+    let bookkeeping: BatchBookkeeping
 
     struct Report: Sendable {
         let table: String
         let failures: Int
         let skipped: [(path: String, reason: String)]
+        /// Inputs whose outputs were complete and current, so not done again.
+        let upToDate: Int
+    }
+
+    /// The batch stopped because the output side failed (see `BatchFailure.stopsTheBatch`).
+    struct Stopped: Error {
+        let error: ReverseAudioError
     }
 
     /// What one file's reversal (and verification) produced.
     private enum Outcome: Sendable {
         case done(ConversionResult, mismatch: String?)
+        case upToDate(BatchRecord)
         case failed(any Error)
         case skipped(String)
     }
@@ -37,9 +48,10 @@ struct BatchReversal: Sendable {
             ? TextTable("file", "format", "duration", "frames", "block", "verified", "output")
             : TextTable("file", "format", "duration", "frames", "block", "output")
         var failures = 0
+        var upToDate = 0
         var skipped: [(path: String, reason: String)] = []
         for (index, outcome) in outcomes.enumerated() {
-            let label = inputs[index].url.relativePath
+            let label = inputs[index].url.displayPath
             switch outcome {
             case .done(let result, let mismatch):
                 result.warnings.forEach(ErrorReporting.printWarning)
@@ -61,15 +73,19 @@ struct BatchReversal: Sendable {
                 failures += 1
                 ErrorReporting.printError(error)
                 if json {
-                    Console.out(BatchReversal.jsonObject(["input": label, "error": ErrorReporting.describe(error)]))
+                    Console.out(JSONResultOption.line(["input": label, "status": "failed", "error": ErrorReporting.describe(error)]))
                 } else {
                     table.add([label, "FAILED (see the error above)"])
                 }
+            case .upToDate(let record):
+                upToDate += 1
+                if json { Console.out(JSONResultOption.line(["input": label, "output": record.output, "status": "skipped"])) }
+                if verbose { Console.error("reverse-audio: up to date: \(label) -> \(record.output)") }
             case .skipped(let reason):
                 skipped.append((label, reason))
             }
         }
-        return Report(table: table.render(), failures: failures, skipped: skipped)
+        return Report(table: table.render(), failures: failures, skipped: skipped, upToDate: upToDate)
     }
 
     /// Runs every file, `jobs` at a time, and returns the outcomes in input order.
@@ -95,50 +111,121 @@ struct BatchReversal: Sendable {
 
     private func process(_ index: Int) async throws -> Outcome {
         let input = inputs[index].url
-        let label = input.relativePath
-        let seconds = try? AudioInfo.probe(from: input).duration
+        let label = input.displayPath
+        let (relativeOutput, clash) = outputs[index]
+        let outputURL = directory.appendingPathComponent(relativeOutput)
+        if let clash {
+            return .failed(ReverseAudioError.cannotCreateOutput(
+                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
+        }
+        // The resume decision reads only sizes, times and the small record: no media is opened.
+        let now = ResumeDecision.FileState(path: input.path)
+        let existing = ResumeDecision.FileState(path: outputURL.path)
+        let kept = existing == nil ? nil : bookkeeping.state.record(for: relativeOutput)
+        let decision = now.map {
+            ResumeDecision.decide(record: kept, input: $0, output: existing, options: bookkeeping.options,
+                                  version: bookkeeping.version, overwrite: bookkeeping.overwrite)
+        } ?? .write
+        var options = self.options
+        switch decision {
+        case .skip:
+            if var record = kept {
+                record.status = .skipped
+                try keep(record, asState: false)
+                return .upToDate(record)
+            }
+        case .write, .refuse:
+            options.overwrite = false
+        case .replace(let reason):
+            options.overwrite = true
+            if verbose { Console.error("reverse-audio: \(label): writing \(relativeOutput) again: \(reason)") }
+        }
+        // Recorded before the work: after a kill, the output under this name is known to be ours.
+        if decision != .refuse, now != nil {
+            try keep(bookkeeping.record(input: label, now: now, output: relativeOutput, status: .started), asState: true, report: false)
+        }
+        // Only a regular file is probed for the speed figure (a pipe can be read only once), and
+        // only when a bar shows it.
+        let seconds = display.showsSpeed && now?.isRegularFile == true ? (try? AudioInfo.probe(from: input))?.duration : nil
         let progress = display.handler(file: label, index: index + 1, count: inputs.count, seconds: seconds)
         defer { display.finished(index: index + 1) }
         do {
-            let folder = directory.appendingPathComponent(inputs[index].relativeFolder, isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let name = (names[index] as NSString).lastPathComponent
+            let folder = outputURL.deletingLastPathComponent()
+            try ProcessCleanup.createFolder(folder)
+            let name = inputs[index].outputStem
+            let result: ConversionResult
+            var mismatch: String?
             if verify {
                 let report = try await RoundTrip.run(input, into: folder, name: name, options: options, progress: progress)
-                return .done(report.reversed, mismatch: report.mismatch)
+                result = report.reversed
+                mismatch = report.mismatch
+            } else {
+                result = try await AudioConverter.convert(input, to: outputURL, options: options, progress: progress)
             }
-            let outputName = RoundTrip.outputNames(for: input, name: name, container: options.outputFormat?.container ?? .wav).reversed
-            let result = try await AudioConverter.convert(input, to: folder.appendingPathComponent(outputName),
-                                                          options: options, progress: progress)
-            return .done(result, mismatch: nil)
+            var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: mismatch == nil ? .done : .failed)
+            record.outputSize = ResumeDecision.FileState(path: outputURL.path)?.size
+            let path = outputURL.path
+            // Off the cooperative pool, and stopped by a signal like the rest of the work.
+            record.sha256 = try await BlockingWork.run { flag in try FileDigest.sha256(ofFileAt: path, isCancelled: { flag.isCancelled }) }
+            record.frames = result.frames
+            record.seconds = Double(result.frames) / Double(result.format.sampleRate)
+            if let mismatch {
+                record.errorKind = "verificationFailed"
+                record.error = mismatch
+            }
+            try keep(record, asState: true)
+            return .done(result, mismatch: mismatch)
         } catch is CancellationError {
+            // Stopped by a signal: a new output leaves no trace, not even its record.
+            if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
             throw CancellationError()
-        } catch let error as ReverseAudioError {
-            if allFormats, case .notMedia = error { return .skipped("FFmpeg reads no audio in it") }
-            if allFormats, case .noAudioStream = error { return .skipped("it has no audio stream") }
-            return .failed(error)
+        } catch let stopped as Stopped {
+            throw stopped
         } catch {
-            return .failed(error)
+            let reported = error as? ReverseAudioError
+            var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: .failed)
+            record.errorKind = reported.map(BatchFailure.kind(of:)) ?? String(describing: type(of: error))
+            record.error = ErrorReporting.describe(error)
+            if let reported, BatchFailure.stopsTheBatch(reported) {
+                // No output was published: no record of one. The manifest may be on the full disk
+                // too, so its line is only attempted.
+                if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+                try? bookkeeping.report(record)
+                throw Stopped(error: reported)
+            }
+            var outcome = Outcome.failed(error)
+            if allFormats, let reported {
+                if case .notMedia = reported { outcome = .skipped("FFmpeg reads no audio in it") }
+                if case .noAudioStream = reported { outcome = .skipped("it has no audio stream") }
+                if case .skipped = outcome { record.status = .ignored }
+            }
+            // A replaced output is still ours (its record stays, so a rerun replaces it again);
+            // a new one that failed leaves no output, and so no record.
+            if case .replace = decision {
+                try keep(record, asState: true)
+            } else {
+                if decision != .refuse { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+                try keep(record, asState: false)
+            }
+            return outcome
+        }
+    }
+
+    /// Saves `record` as its output's resume record (`asState`) and appends it to the manifest
+    /// (`report`); a failure there is the output side's, and stops the batch.
+    private func keep(_ record: BatchRecord, asState: Bool, report: Bool = true) throws {
+        do {
+            if asState { try bookkeeping.state.save(record) }
+            if report { try bookkeeping.report(record) }
+        } catch let error as ReverseAudioError {
+            throw Stopped(error: error)
         }
     }
 
     /// One result as a JSON object on one line (`reverse --json`).
     static func jsonLine(_ result: ConversionResult, label: String, verified: Bool?) -> String {
-        var object: [String: Any] = [
-            "input": label, "output": result.output.relativePath, "frames": result.frames,
-            "sampleRate": result.format.sampleRate, "channels": result.format.channelCount,
-            "durationSeconds": Double(result.frames) / Double(result.format.sampleRate),
-            "sampleFormat": result.format.sampleFormat.rawValue, "container": result.outputFormat.container.rawValue,
-            "codec": result.codec.rawValue, "warnings": result.warnings.map(\.description), "temporaryBytes": result.temporaryBytes,
-        ]
+        var object = ConversionSummary.json(result, input: label, output: result.output.relativePath)
         if let verified { object["verified"] = verified }
-        return jsonObject(object)
-    }
-
-    static func jsonObject(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}"
-        }
-        return String(decoding: data, as: UTF8.self)
+        return JSONResultOption.line(object)
     }
 }

@@ -9,6 +9,14 @@ import Darwin
 /// thread while results are printed from the main task).
 enum Console {
     private static let lock = NSLock()
+    // Set once, before a command runs (`--quiet`), read from any thread: under `lock`.
+    nonisolated(unsafe) private static var quiet = false
+
+    /// True under `--quiet`: results, warnings and progress are not printed (errors are).
+    static var isQuiet: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return quiet }
+        set { lock.lock(); quiet = newValue; lock.unlock() }
+    }
 
     static func out(_ line: String) {
         write(line + "\n", to: FileHandle.standardOutput)

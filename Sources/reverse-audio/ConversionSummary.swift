@@ -10,11 +10,24 @@ enum ConversionSummary {
             + "\(result.frames) frames, \(result.format)"
     }
 
+    /// The `--json` object for one conversion, `input` and `output` as they were named.
+    static func json(_ result: ConversionResult, input: String, output: String) -> [String: Any] {
+        [
+            "input": input, "output": output, "reversed": result.reversed, "frames": result.frames,
+            "sampleRate": result.format.sampleRate, "channels": result.format.channelCount,
+            "durationSeconds": Double(result.frames) / Double(result.format.sampleRate),
+            "sampleFormat": result.format.sampleFormat.rawValue, "container": result.outputFormat.container.rawValue,
+            "codec": result.codec.rawValue, "status": "done", "warnings": result.warnings.map(\.description),
+            "temporaryBytes": result.temporaryBytes,
+        ]
+    }
+
     /// The `--verbose` explanation: lengths, passes, blocks and temporary space.
     static func details(_ result: ConversionResult) -> [String] {
         [
             "  source: \(result.source.container) / \(result.source.codec), \(result.source.sampleRate) Hz, \(result.source.channelCount) ch",
             "  blocks: \(result.blockFrames) frames each",
+            "  threads: \(result.decodeThreads) decoding" + (result.singleThreadReason.map { " (one thread: \($0))" } ?? ""),
             "  length known from: \(result.lengthSource) (predicted \(result.predictedFrames.map(String.init) ?? "nothing\(result.predictionFailure.map { ": " + $0 } ?? "")"), decoded \(result.frames)); decoded \(result.decodePasses) time\(result.decodePasses == 1 ? "" : "s")",
             "  written as: \(result.outputFormat.container.rawValue) / \(result.codec.rawValue), \(result.format.sampleRate) Hz, \(result.format.channelCount) ch, "
                 + (result.storedSampleFormat.map { "\($0)" } ?? "lossy"),

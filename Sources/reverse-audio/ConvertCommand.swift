@@ -2,48 +2,60 @@ import ArgumentParser
 import Foundation
 import ReverseAudio
 
-struct ConvertCommand: AsyncParsableCommand {
+struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Decode a file and write it in the format its name asks for (wav aiff caf flac m4a mp3 aac), optionally reversed.")
 
+    static let examples = [
+        "reverse-audio convert song.m4a song-reversed.wav --reverse",
+        "reverse-audio convert song.flac -o clip.mp3 --bitrate 256k --start 1:02.5 --duration 10",
+        "reverse-audio convert take.wav take.flac --sample-format native -y",
+        "cat song.mp3 | reverse-audio convert - - --reverse | ffplay -nodisp -",
+        "reverse-audio convert song.flac song.wav --json --quiet   # one JSON object, nothing else",
+    ]
+
     @Argument(help: "The audio file to read; - for standard input.", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write; its extension picks the format (or give --format); - for standard output (WAV unless --format).",
+    @Argument(help: "The file to write (or -o FILE); its extension picks the format (or give --format); - for standard output (WAV unless --format).",
               completion: .file())
-    var output: String
+    var output: String?
 
     @Flag(help: "Write the audio reversed.")
     var reverse = false
 
     @OptionGroup var flags: ConversionFlags
 
+    @OptionGroup(title: SharedOptions.title) var shared: SingleOutputOptions
+    var verbosity: VerbosityOptions { shared.verbosity }
+
+    func validate() throws {
+        let output = try shared.output(positional: output, command: "convert")
+        try ConversionFlags.validateFormat(flags.format, output: output, codec: flags.codec, bitRate: flags.bitrate)
+    }
+
     func run() async throws {
-        flags.showFFmpegDiagnostics()
+        let output = try shared.output(positional: output, command: "convert")
         let inputURL = StandardStreams.inputURL(input)
         let outputURL = StandardStreams.outputURL(output)
-        let options: ConversionOptions
-        do {
-            options = try flags.options(reverse: reverse, output: outputURL)
-        } catch {
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
+        let options = try ErrorReporting.exitingOnFailure {
+            try flags.options(reverse: reverse, output: outputURL, overwrite: shared.overwrite)
         }
-        let display = ProgressDisplay(style: flags.progress)
+        let display = ProgressDisplay(style: shared.progress.style)
         // The audio's length for the speed figure; a pipe is not probed (it can be read only once).
         let isRegularFile = (try? inputURL.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-        let seconds = isRegularFile ? (try? AudioInfo.probe(from: inputURL))?.duration : nil
+        let seconds = display.showsSpeed && isRegularFile ? (try? AudioInfo.probe(from: inputURL))?.duration : nil
         let handler = display.handler(file: input, index: 1, count: 1, seconds: seconds)
         do {
-            let result = try await SignalCancellation.run {
+            let converted = try await SignalCancellation.run {
                 try await AudioConverter.convert(inputURL, to: outputURL, options: options, progress: handler)
             }
             display.clear()
-            result.warnings.forEach(ErrorReporting.printWarning)
-            let summary = ConversionSummary.line(result, output: output)
-            if Console.isStandardOutput(outputURL.path) { Console.error(summary) } else { Console.out(summary) }
-            if flags.verbose { ConversionSummary.details(result).forEach(Console.error) }
+            converted.warnings.forEach(ErrorReporting.printWarning)
+            shared.result.print(ConversionSummary.line(converted, output: output), json: ConversionSummary.json(converted, input: input, output: output),
+                         output: outputURL.path)
+            if shared.verbosity.verbose { ConversionSummary.details(converted).forEach(Console.error) }
         } catch {
             display.clear()
             ErrorReporting.printError(error)

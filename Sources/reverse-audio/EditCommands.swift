@@ -1,77 +1,101 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioCommandLine
 
 /// Options `trim`, `join` and `compose` share.
 struct EditFlags: ParsableArguments {
-    @Option(help: "Output format when the name does not say it: wav, aiff, caf, flac, m4a, mp3, aac, or same (the first input's).")
+    @Option(help: ArgumentHelp(OutputFormatNames.help(extra: "same (the first input's)")))
     var format: String?
 
     @Flag(help: "Resample inputs whose sample rate differs from the first input's (else an error).")
     var convert = false
 
-    @Flag(name: .customShort("y"), help: "Overwrite an existing output (never an input).")
-    var overwrite = false
+    @Option(help: ArgumentHelp(SampleFormatArgument.help(native: "the widest of the inputs', so nothing is narrowed")))
+    var sampleFormat: SampleFormatArgument = .native
 
     @Flag(help: "Decode and encode a lossy input even where its packets could be copied exactly.")
     var reencode = false
 
-    @Flag(help: "Say how each piece got into the output (copied, re-encoded, silence).")
-    var verbose = false
-
-    func validate() throws {
-        if let format, format != "same" { try ConversionFlags.validateFormat(format) }
+    /// Fails with a usage error when `output` (or `--format`) names no format we write.
+    func validate(output: String) throws {
+        try ConversionFlags.validateFormat(format == "same" ? nil : format, output: format == "same" ? "x.wav" : output)
     }
 
-    /// Writes `pieces` to `output` and reports, in the tool's style.
-    func write(_ pieces: [Composition.Piece], to output: String) async throws {
-        FFmpegDiagnostics.show(.quiet)
+    /// Writes `pieces` to `output` and reports, in the tool's style (`--verbose` says how each
+    /// piece got into the output: copied, converted and how, re-encoded, silence).
+    /// - Parameter otherInputs: files the command reads besides the pieces (a plan): the output
+    ///   may not be one of them either, whatever link leads there.
+    func write(_ pieces: [Composition.Piece], to output: String, otherInputs: [URL] = [], shared: SingleOutputOptions) async throws {
         let url = StandardStreams.outputURL(output)
+        let display = ProgressDisplay(style: shared.progress.style)
         do {
+            if otherInputs.contains(where: { OutputFile.isSameFile(url, $0) }) {
+                throw ReverseAudioError.outputIsInput(path: url.displayPath)
+            }
             let outputFormat = try format.flatMap { $0 == "same" ? nil : try OutputFormat.forFile(url, formatName: $0) }
-            let composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
-                                          overwrite: overwrite, reencodes: reencode)
-            let result = try await SignalCancellation.run {
+            var composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
+                                          overwrite: shared.overwrite, reencodes: reencode, sampleFormat: sampleFormat.format)
+            composition.progress = display.handler(file: output, index: 1, count: 1)
+            let written = try await SignalCancellation.run { [composition] in
                 try await composition.write(to: url)
             }
-            result.warnings.forEach(ErrorReporting.printWarning)
-            if verbose { result.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
-            let seconds = String.seconds(Double(result.frames) / Double(result.format.sampleRate))
-            let summary = "wrote \(output): \(seconds), \(result.frames) frames, \(result.format), \(result.outputFormat.container.rawValue) / \(result.outputFormat.codec?.rawValue ?? "?")"
-            if Console.isStandardOutput(url.path) { Console.error(summary) } else { Console.out(summary) }
+            display.clear()
+            written.warnings.forEach(ErrorReporting.printWarning)
+            if shared.verbosity.verbose { written.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
+            let seconds = Double(written.frames) / Double(written.format.sampleRate)
+            let codec = written.outputFormat.codec?.rawValue ?? "?"
+            let summary = "wrote \(output): \(String.seconds(seconds)), \(written.frames) frames, \(written.format), \(written.outputFormat.container.rawValue) / \(codec)"
+            shared.result.print(summary, json: [
+                "output": output, "frames": written.frames, "durationSeconds": seconds, "sampleRate": written.format.sampleRate,
+                "channels": written.format.channelCount, "sampleFormat": written.format.sampleFormat.rawValue,
+                "container": written.outputFormat.container.rawValue, "codec": codec, "pieces": written.paths,
+                "status": "done", "warnings": written.warnings.map(\.description),
+            ], output: url.path)
         } catch {
+            display.clear()
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
         }
     }
 }
 
-struct TrimCommand: AsyncParsableCommand {
+struct TrimCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "trim",
         abstract: "Cut a part of a file, exact to the frame, in the file's own format; optionally with silence around it.")
 
+    static let examples = [
+        "reverse-audio trim take.wav cut.wav --start 1:02.5 --end 1:10 --pad-start 0.5 --pad-end 1",
+        "reverse-audio trim take.flac -o last-ten.flac --tail 10",
+        "arecord -f cd -d 10 | reverse-audio trim - take.wav --start 1",
+    ]
+
     @Argument(help: "The file to cut.", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write (the input's extension keeps its format).", completion: .file())
-    var output: String
+    @Argument(help: "The file to write (or -o FILE); the input's extension keeps its format.", completion: .file())
+    var output: String?
 
     @OptionGroup var range: RangeFlags
 
-    @Option(help: "Keep only the last T of the file.")
+    @Option(help: "Keep only the last T of the file.", transform: TimeValue.position)
     var tail: TimePosition?
 
-    @Option(help: "Silence before the cut.")
+    @Option(help: "Silence before the cut (at most 24 hours).", transform: TimeValue.silence)
     var padStart: TimePosition?
 
-    @Option(help: "Silence after the cut.")
+    @Option(help: "Silence after the cut (at most 24 hours).", transform: TimeValue.silence)
     var padEnd: TimePosition?
 
     @OptionGroup var flags: EditFlags
 
+    @OptionGroup(title: SharedOptions.title) var shared: SingleOutputOptions
+    var verbosity: VerbosityOptions { shared.verbosity }
+
     func validate() throws {
         if tail != nil && range.isGiven { throw ValidationError("--tail goes alone, without --start, --end or --duration") }
+        try flags.validate(output: try shared.output(positional: output, command: "trim"))
     }
 
     func run() async throws {
@@ -86,25 +110,34 @@ struct TrimCommand: AsyncParsableCommand {
         }
         let pieces = (padStart.map { [Composition.Piece.silence($0)] } ?? []) + [.file(url, range: cut)]
             + (padEnd.map { [Composition.Piece.silence($0)] } ?? [])
-        try await flags.write(pieces, to: output)
+        try await flags.write(pieces, to: try shared.output(positional: output, command: "trim"), shared: shared)
     }
 }
 
-struct JoinCommand: AsyncParsableCommand {
+struct JoinCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Put files end to end, in the first file's format, optionally with silence between.")
 
+    static let examples = [
+        "reverse-audio join intro.wav verse.wav outro.wav -o song.wav --gap 0.25",
+        "reverse-audio join a.mp3 b.mp3 -o both.mp3 --convert --json",
+    ]
+
     @Argument(help: "The files to join, in order.", completion: .file())
     var inputs: [String]
 
-    @Option(name: [.customShort("o"), .long], help: "The file to write.", completion: .file())
-    var output: String
-
-    @Option(help: "Silence between the files.")
+    @Option(help: "Silence between the files (at most 24 hours).", transform: TimeValue.silence)
     var gap: TimePosition?
 
     @OptionGroup var flags: EditFlags
+
+    @OptionGroup(title: SharedOptions.title) var shared: SingleOutputOptions
+    var verbosity: VerbosityOptions { shared.verbosity }
+
+    func validate() throws {
+        try flags.validate(output: try shared.output(command: "join"))
+    }
 
     func run() async throws {
         var pieces: [Composition.Piece] = []
@@ -112,22 +145,31 @@ struct JoinCommand: AsyncParsableCommand {
             if index > 0, let gap { pieces.append(.silence(gap)) }
             pieces.append(.file(try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }))
         }
-        try await flags.write(pieces, to: output)
+        try await flags.write(pieces, to: try shared.output(command: "join"), shared: shared)
     }
 }
 
-struct ComposeCommand: AsyncParsableCommand {
+struct ComposeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
         abstract: "Build a file from a plan: one piece per line, FILE [START] [END] [reverse] or silence DURATION.")
 
+    static let examples = [
+        "printf \"take.wav 0 2\\nsilence 0.5\\ntake.wav 0 2 reverse\\n\" > plan.txt   # a plan: one piece a line",
+        "reverse-audio compose plan.txt -o collage.flac",
+    ]
+
     @Argument(help: "The plan file.", completion: .file())
     var plan: String
 
-    @Option(name: [.customShort("o"), .long], help: "The file to write.", completion: .file())
-    var output: String
-
     @OptionGroup var flags: EditFlags
+
+    @OptionGroup(title: SharedOptions.title) var shared: SingleOutputOptions
+    var verbosity: VerbosityOptions { shared.verbosity }
+
+    func validate() throws {
+        try flags.validate(output: try shared.output(command: "compose"))
+    }
 
     func run() async throws {
         let pieces = try ErrorReporting.exitingOnFailure {
@@ -140,10 +182,10 @@ struct ComposeCommand: AsyncParsableCommand {
                 throw ReverseAudioError.unreadable(path: plan, reason: isFolder.boolValue ? "it is a folder, not a plan" : "permission denied")
             }
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ReverseAudioError.unreadable(path: plan, reason: "the plan is not UTF-8 text")
+                throw ReverseAudioError.unreadable(path: url.displayPath, reason: "the plan is not UTF-8 text")
             }
-            return try PlanParser.parse(text, relativeTo: url.deletingLastPathComponent(), name: plan)
+            return try PlanParser.parse(text, relativeTo: url.deletingLastPathComponent(), name: url.displayPath)
         }
-        try await flags.write(pieces, to: output)
+        try await flags.write(pieces, to: try shared.output(command: "compose"), otherInputs: [URL(fileURLWithPath: plan)], shared: shared)
     }
 }

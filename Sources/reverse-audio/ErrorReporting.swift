@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioCommandLine
 
 /// One-line messages on standard error, and the exit codes that go with them. The library's
 /// errors name its settings; here they gain the flags that change them.
 enum ErrorReporting {
     static func describe(_ error: any Error) -> String {
         if let error = error as? ReverseAudioError { return error.description + advice(for: error) }
-        if error is CancellationError { return "cancelled; no output was left behind" }
+        if error is CancellationError {
+            let cause = SignalCancellation.receivedSignal.map { "stopped by \(SignalCancellation.signalName($0))" } ?? "cancelled"
+            return cause + "; no output was left behind"
+        }
         return String(describing: error)
     }
 
@@ -19,6 +23,8 @@ enum ErrorReporting {
         case .unsupportedSampleRate(_, _, let rate, let supported):
             let near = supported.min { abs($0 - rate) < abs($1 - rate) } ?? 44100
             return "; add --sample-rate \(near)"
+        case .zoomFinerThanSamples(_, _, let rate):
+            return "; choose at most \(rate / 2) --pixels-per-second, or --samples-per-pixel 2 or more"
         case .tooManyChannels:
             return "; add --channels mix (or a channel), or choose .m4a or .flac"
         case .sampleFormatNotStorable(_, _, let format, _):
@@ -55,6 +61,7 @@ enum ErrorReporting {
         case .memoryLimit: return "--memory-limit"
         case .audioBitRate: return "--audio-bitrate"
         case .waveformSize: return "--width, --height"
+        case .waveformZoom: return "--samples-per-pixel, --pixels-per-second, --zoom"
         case .videoContainer: return nil
         case .audioCodec: return "--audio-codec"
         }
@@ -64,7 +71,9 @@ enum ErrorReporting {
         Console.error("reverse-audio: error: \(describe(error))")
     }
 
+    /// Prints `warning`, unless `--quiet`.
     static func printWarning(_ warning: ReverseAudioWarning) {
+        if Console.isQuiet { return }
         Console.error("reverse-audio: warning: \(warning.subject): \(warning.description)")
     }
 
@@ -79,10 +88,27 @@ enum ErrorReporting {
     }
 
     /// The exit code for a run that ended with `error`: 128 + the signal's number when a signal
-    /// stopped it (130 for Ctrl-C, 143 for SIGTERM, 129 for a closed terminal), 1 otherwise.
+    /// stopped it (130 for Ctrl-C, 143 for SIGTERM, 129 for a closed terminal), whatever the
+    /// error it stopped with; 64 for a usage error (``isUsageError(_:)``); 1 otherwise.
     static func exitCode(for error: any Error) -> ExitCode {
-        guard error is CancellationError else { return .failure }
-        return ExitCode(128 + (SignalCancellation.receivedSignal ?? SIGINT))
+        if let signal = SignalCancellation.receivedSignal { return ExitCode(SignalCancellation.status(for: signal)) }
+        if error is CancellationError { return ExitCode(SignalCancellation.status(for: SIGINT)) }
+        if isUsageError(error) { return .validationFailure }
+        return .failure
+    }
+
+    /// True for a mistake in what was asked, as opposed to a file that failed: a setting out
+    /// of its range or not among its choices, an output name no format answers to, a codec its
+    /// container cannot hold. All are known from the command line alone.
+    static func isUsageError(_ error: any Error) -> Bool {
+        if error is CommandLineError { return true }
+        switch error as? ReverseAudioError {
+        case .invalidRange, .settingOutOfRange, .unknownChoice, .unknownOutputFormat, .containerCannotHold,
+             .videoContainerCannotHold:
+            return true
+        default:
+            return false
+        }
     }
 }
 

@@ -4,14 +4,43 @@
 /// and exit 0 without doing anything. A word that starts with a single `-` is only taken as
 /// options when every letter in it is one of the tool's short options.
 enum FlagLookalikes {
-    /// Every short option the tool defines (`-h` help, `-o` output folder, `-y` overwrite).
-    static let shortOptionLetters: Set<Character> = ["h", "o", "y"]
+    /// Every short option the tool defines (`-h` help, `-o` output, `-y` overwrite, `-n` never
+    /// overwrite, `-q` quiet).
+    static let shortOptionLetters: Set<Character> = ["h", "o", "y", "n", "q"]
+
+    /// `arguments` with each value that starts with `-` joined to the long option before it
+    /// (`--jobs -1` → `--jobs=-1`), when that option takes a value: the parser then reads it as
+    /// the value it is, and the option's own check says what is wrong with it ("--jobs must be
+    /// 1 to 1024, not -1") rather than taking it for a file name that looks like a flag.
+    /// - Parameter takesValue: true for a long option (`--jobs`) that takes a value.
+    static func joiningDashValues(_ arguments: [String], takesValue: (String) -> Bool) -> [String] {
+        var joined: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return joined + arguments[index...] }
+            if index + 1 < arguments.count, argument.hasPrefix("--"), !argument.contains("="),
+               isDashWord(arguments[index + 1]), takesValue(argument) {
+                joined.append(argument + "=" + arguments[index + 1])
+                index += 2
+            } else {
+                joined.append(argument)
+                index += 1
+            }
+        }
+        return joined
+    }
+
+    /// True for a word that starts with one `-` and has more after it (`-1`, `-y`, `-dash.mp3`).
+    static func isDashWord(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 1
+    }
 
     /// The first argument before `--` that starts with `-` but is not made of short options.
     static func firstFileName(in arguments: [String]) -> String? {
         for argument in arguments {
             if argument == "--" { return nil }
-            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 1 else { continue }
+            guard isDashWord(argument) else { continue }
             if !argument.dropFirst().allSatisfy(shortOptionLetters.contains) { return argument }
         }
         return nil

@@ -2,36 +2,46 @@ import ArgumentParser
 import Foundation
 import ReverseAudio
 
-struct InfoCommand: AsyncParsableCommand {
+struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show container, codec, sample rate, channels, duration and exact frame count.")
+        abstract: "Show container, codec, sample rate, channels, duration and exact frame count, and a video file's video streams.")
 
-    @Flag(help: "Print one JSON object per file, one per line.")
-    var json = false
+    static let examples = [
+        "reverse-audio info song.mp3",
+        "reverse-audio info --json *.mp3            # one JSON object per file, one per line",
+        "reverse-audio info clip.mp4                # the audio, and every video stream",
+    ]
 
-    @Argument(help: "Audio files to describe.", completion: .file())
+    @Argument(help: "Audio (or video) files to describe.", completion: .file())
     var files: [String]
 
+    @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
+    @OptionGroup(title: SharedOptions.title) var result: JSONResultOption
+
     func run() async throws {
-        FFmpegDiagnostics.show(.quiet)
         var failed = false
         for file in files {
             do {
-                let info = try await AudioInfo.load(from: try StandardStreams.seekableInputURL(file))
-                Console.out(json ? try jsonLine(info) : text(info))
+                let url = try StandardStreams.seekableInputURL(file)
+                let info = try await SignalCancellation.run { try await Self.describe(url) }
+                try result.print(text(info), jsonLine: try JSONResultOption.line(encoding: info))
             } catch {
                 ErrorReporting.printError(error)
+                if SignalCancellation.receivedSignal != nil { throw ErrorReporting.exitCode(for: error) }
                 failed = true
             }
         }
         if failed { throw ExitCode.failure }
     }
 
-    private func jsonLine(_ info: AudioInfo) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(info), as: UTF8.self)
+    /// What `AudioInfo.read` gives, on a thread of its own, stopped by a signal.
+    static func describe(_ url: URL) async throws -> AudioInfo {
+        try await BlockingWork.run { flag in
+            let source = try AudioFileSource(url: url, cancellation: flag)
+            try source.resolveLength()
+            return source.info
+        }
     }
 
     private func text(_ info: AudioInfo) -> String {
@@ -47,7 +57,14 @@ struct InfoCommand: AsyncParsableCommand {
         let estimate = info.durationIsEstimate ? ", the container's estimate"
             : (info.framesSource == .container ? ", as the header states" : "")
         lines.append("  duration     \(String.seconds(info.duration)) (\(frames)\(estimate))")
-        if let bitRate = info.bitRate { lines.append("  bit rate     \(bitRate / 1000) kb/s") }
+        if let bitRate = info.streamBitRate { lines.append("  bit rate     \(bitRate / 1000) kb/s (the audio stream)") }
+        if let bitRate = info.bitRate { lines.append("  file rate    \(bitRate / 1000) kb/s (every stream)") }
+        for video in info.videoStreams {
+            let rate = video.frameRate.map { String(format: ", %g fps", $0) } ?? ""
+            let length = video.duration.map { ", " + String.seconds($0) } ?? ""
+            let kind = video.isAttachedPicture ? "picture" : "video"
+            lines.append("  \(kind.padding(toLength: 12, withPad: " ", startingAt: 0)) #\(video.index) \(video.codec) \(video.width)×\(video.height)\(rate)\(length)")
+        }
         for (key, value) in info.tags.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)")
         }

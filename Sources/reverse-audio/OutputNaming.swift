@@ -1,33 +1,27 @@
 import Foundation
 import ReverseAudio
 
-/// Where each input of a batch goes under the output folder: its relative folder, and NAME.
+/// Where each input of a batch goes under the output folder. A name depends only on the input:
+/// the folders between the folder given and the file, and the file's NAME (its stem, or
+/// stem-ext when its own folder holds another name with that stem: see
+/// `SupportedAudioFiles.outputStem(of:siblingStems:)`), never on the other inputs of the call,
+/// so that every share of a split batch, and every rerun, names a file alike.
 enum OutputNaming {
-    /// The file name without its extension, or, where two inputs in one folder would share it,
-    /// with the extension kept as "-ext" (song.mp3 and song.flac become song-mp3 and song-flac),
-    /// and a number after that if they still would (the same name from two folder arguments).
-    /// - Returns: "relative/folder/NAME" (or "NAME") for each input, in order.
-    static func uniqueNames(for inputs: [SupportedAudioFiles.Found]) -> [String] {
-        func key(_ found: SupportedAudioFiles.Found, _ name: String) -> String {
-            found.relativeFolder.isEmpty ? name : found.relativeFolder + "/" + name
-        }
-        let bases = inputs.map { $0.url.deletingPathExtension().lastPathComponent }
-        var counts: [String: Int] = [:]
-        for (found, base) in zip(inputs, bases) { counts[key(found, base).lowercased(), default: 0] += 1 }
-        var taken: Set<String> = []
-        return zip(inputs, bases).map { found, base in
-            var name = base
-            if counts[key(found, base).lowercased(), default: 0] > 1, !found.url.pathExtension.isEmpty {
-                name = "\(base)-\(found.url.pathExtension)"
-            }
-            var candidate = key(found, name)
-            var number = 2
-            while taken.contains(candidate.lowercased()) {
-                candidate = key(found, "\(name)-\(number)")
-                number += 1
-            }
-            taken.insert(candidate.lowercased())
-            return candidate
+    /// Each input's output path under the output folder ("live/song-REVERSED.wav"), in order,
+    /// and for an input whose output is already another input's (two files named directly from
+    /// two folders, `a/x.mp3 b/x.mp3`) the earlier input's name instead: that input fails rather
+    /// than being renamed by what else the call holds.
+    static func outputs(for inputs: [SupportedAudioFiles.Found], container: OutputFormat.Container)
+        -> [(output: String, clash: String?)] {
+        var owners: [String: String] = [:]
+        return inputs.map { found in
+            let name = RoundTrip.outputNames(for: found.url, name: found.outputStem, container: container).reversed
+            let output = found.relativeFolder.isEmpty ? name : found.relativeFolder + "/" + name
+            // Case-insensitive file systems (macOS) would make these one file too.
+            let key = output.lowercased()
+            if let owner = owners[key] { return (output, owner) }
+            owners[key] = found.url.displayPath
+            return (output, nil)
         }
     }
 }

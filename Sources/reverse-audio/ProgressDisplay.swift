@@ -36,6 +36,10 @@ final class ProgressDisplay: @unchecked Sendable {
         self.style = style.resolved
     }
 
+    /// True when the display shows a speed, so each file's length is worth probing first (in a
+    /// batch without a bar, the probe would open every input twice for nothing).
+    var showsSpeed: Bool { style == .bar }
+
     /// A handler for one file, `index` of `count` (1-based); `seconds` is its audio's length,
     /// for the speed.
     func handler(file: String, index: Int, count: Int, seconds: Double? = nil) -> ProgressHandler? {

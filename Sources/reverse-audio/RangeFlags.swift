@@ -1,15 +1,18 @@
 import ArgumentParser
 import ReverseAudio
+import ReverseAudioCommandLine
 
-/// `--start`, `--end` and `--duration`, as `convert`, `trim` and `waveform` take them.
+/// `--start`, `--end` and `--duration`, as `convert`, `trim` and `waveform` take them. Each is
+/// read strictly and within ``TimePosition``'s limits where it is parsed (a usage error, 64).
 struct RangeFlags: ParsableArguments {
-    @Option(help: "Start here: seconds (12.5), [[hh:]mm:]ss[.fff], or frames with an s suffix (66150s).")
+    @Option(help: "Start here: seconds (12.5), [[hh:]mm:]ss[.fff], or frames with an s suffix (66150s); at most 1000000 s.",
+            transform: TimeValue.position)
     var start: TimePosition?
 
-    @Option(help: "Stop here (exclusive); same forms as --start.")
+    @Option(help: "Stop here (exclusive); same forms as --start.", transform: TimeValue.position)
     var end: TimePosition?
 
-    @Option(help: "Take this much from --start; same forms as --start.")
+    @Option(help: "Take this much from --start; same forms as --start.", transform: TimeValue.position)
     var duration: TimePosition?
 
     func validate() throws {
@@ -28,8 +31,4 @@ struct RangeFlags: ParsableArguments {
     func range() throws -> TimeRange? {
         isGiven ? try TimeRange(start: start, end: end, duration: duration) : nil
     }
-}
-
-extension TimePosition: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
 }

@@ -3,7 +3,7 @@ import Foundation
 import ReverseAudio
 
 @main
-struct ReverseAudioCommand: AsyncParsableCommand {
+struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "reverse-audio",
         abstract: "Reverse, convert and inspect audio files, exactly as FFmpeg decodes them.",
@@ -11,7 +11,11 @@ struct ReverseAudioCommand: AsyncParsableCommand {
             Reads aac m4a aiff aif wav mp3 caf m4r flac (and anything else FFmpeg decodes) and \
             writes WAV, AIFF, CAF, FLAC, M4A, MP3 or AAC. Reversed output equals \
             `ffmpeg -af areverse` sample for sample, in memory that does not grow with the \
-            file's length. Exit status: 0 done, 1 a file failed, 64 a usage error, 128+N \
+            file's length. Every command takes the shared options where they mean something: \
+            -o (the file written; reverse: the folder), -y/-n (overwrite, never overwrite), \
+            --progress, --verbose/--quiet, --json. Exit status: 0 done, 1 a file failed, 64 a usage \
+            error (an unknown option, a value out of range or not among its choices, an output \
+            name no format answers to), 74 a batch stopped because its output side failed, 128+N \
             stopped by signal N (130 Ctrl-C).
             """,
         version: ReverseAudioVersion.string,
@@ -20,11 +24,22 @@ struct ReverseAudioCommand: AsyncParsableCommand {
                       CompletionCommand.self]
     )
 
+    static let examples = [
+        "reverse-audio convert song.mp3 song-reversed.wav --reverse",
+        "reverse-audio reverse \"Audio Files\" -o Reversed --verify",
+        "reverse-audio info --json song.mp3",
+        "reverse-audio help convert            # a command's options and examples",
+    ]
+
     /// Parses and runs with one error style: `reverse-audio: error: …` on one line (then the
     /// usage for a usage error), a suggestion for a mistyped subcommand, and file names that
     /// look like flags refused before the parser reads them as flags (see ``FlagLookalikes``).
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before anything else, so that a signal during parsing or a blocking read is handled
+        // by the one rule (see SignalCancellation).
+        SignalCancellation.install()
+        let given = rawArguments()
+        let arguments = FlagLookalikes.joiningDashValues(given, takesValue: longOptionTakesValue(in: given))
         if let name = FlagLookalikes.firstFileName(in: arguments) {
             Console.error("reverse-audio: error: \(FlagLookalikes.message(for: name))")
             Foundation.exit(ExitCode.validationFailure.rawValue)
@@ -43,16 +58,69 @@ struct ReverseAudioCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                // --help, --version, the completion scripts: their text on standard output.
-                Console.out(fullMessage(for: error))
+                // --help, --version, the completion scripts: their text on standard output; the
+                // help ends with the command's examples, and the manual's source gets them too.
+                Console.out(helpText(fullMessage(for: error), arguments: arguments))
             } else if !(error is ExitCode) {
                 // The parser's own errors, in the tool's one style; the usage follows.
-                Console.error("reverse-audio: error: \(message(for: error))")
+                Console.error("reverse-audio: error: \(oneLine(message(for: error)))")
                 let usage = fullMessage(for: error).split(separator: "\n").drop { !$0.hasPrefix("Usage:") }
                 if !usage.isEmpty { Console.error(usage.joined(separator: "\n")) }
             }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The arguments as the system passed them: bytes that are not UTF-8 (a file name in
+    /// Latin-1) would come out of `CommandLine.arguments` mangled, naming nothing; such a name
+    /// is replaced by an alias to the file it names (see `ByteNames`), shown escaped.
+    static func rawArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            return ByteNames.argument(bytes)
+        }
+    }
+
+    /// The parser's message on one line: the choices it lists one a line ("  - u8") follow
+    /// its first line, separated by commas.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let first = lines.first, lines.count > 1 else { return message }
+        return first + " " + lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }.joined(separator: ", ")
+    }
+
+    /// `message` (help, version, a completion script, the help dump) with the examples of the
+    /// command that `arguments` names added where the message is its help or the help dump.
+    static func helpText(_ message: String, arguments: [String]) -> String {
+        if arguments.contains("--experimental-dump-help") {
+            var commands: [String: Any.Type] = ["reverse-audio": Self.self]
+            for command in configuration.subcommands { commands[name(of: command)] = command }
+            return HelpExamples.addingExamples(toDump: message, commands: commands)
+        }
+        guard message.hasPrefix("OVERVIEW:") || message.hasPrefix("USAGE:") else { return message }
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        let command = configuration.subcommands.first { name(of: $0) == named } ?? Self.self
+        var text = message
+        while text.hasSuffix("\n") { text.removeLast() }
+        return HelpExamples.section(for: command).map { text + "\n\n" + $0 } ?? message
+    }
+
+    /// A test for `--name` taking a value in the command `arguments` names, from the parser's own
+    /// description of the tool (read only when an argument after an option starts with `-`).
+    private static func longOptionTakesValue(in arguments: [String]) -> (String) -> Bool {
+        guard arguments.contains(where: FlagLookalikes.isDashWord) else { return { _ in false } }
+        guard let dump = (try? JSONSerialization.jsonObject(with: Data(_dumpHelp().utf8))) as? [String: Any],
+              let root = dump["command"] as? [String: Any] else { return { _ in false } }
+        let subcommands = root["subcommands"] as? [[String: Any]] ?? []
+        let command = subcommands.first { $0["commandName"] as? String == arguments.first } ?? root
+        var names: Set<String> = []
+        for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["kind"] as? String == "option" {
+            for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                if let text = name["name"] as? String { names.insert("--" + text) }
+            }
+        }
+        return { names.contains($0) }
     }
 
     /// The subcommands' names.
@@ -68,6 +136,7 @@ struct ReverseAudioCommand: AsyncParsableCommand {
 
     /// Runs a parsed command (every command of this tool is asynchronous).
     private static func run(_ parsed: any ParsableCommand) async throws {
+        (parsed as? any ReportingCommand)?.verbosity.apply()
         guard var command = parsed as? any AsyncParsableCommand else {
             var plain = parsed
             try plain.run()

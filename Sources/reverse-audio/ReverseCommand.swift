@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioCommandLine
 
-struct ReverseCommand: AsyncParsableCommand {
+struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "reverse",
         abstract: "Reverse audio files, or every audio file in folders, to NAME-REVERSED.wav.",
@@ -12,15 +13,24 @@ struct ReverseCommand: AsyncParsableCommand {
             --all-formats every file FFmpeg reads; outputs keep the subfolders under -o. With \
             --verify each file is also reversed back to NAME-REVERSED-REVERSED.wav and compared \
             with the original, sample for sample. A file that fails is reported and the rest go \
-            on; the exit status is then 1. Files passed over are counted; --verbose lists them.
+            on; the exit status is then 1. Files passed over are counted; --verbose lists them. \
+            Outputs are named from the input alone (its folders under the folder given, its \
+            name), so a rerun skips the outputs that are complete and current (a record in \
+            OUT/.reverse-audio-state/ says so; -y writes them again) and shares of one batch \
+            (--shard) agree. Exit status: 0 every file done or skipped, 1 some failed (the rest \
+            done), 64 a usage error, 74 the output side failed (a full disk, a folder it may not \
+            write in) and the batch stopped.
             """)
 
-    @Argument(help: "Audio files and folders.", completion: .file())
-    var paths: [String]
+    static let examples = [
+        "reverse-audio reverse \"Audio Files\" -o Reversed --verify",
+        "reverse-audio reverse Music -o Reversed --jobs 4 --json",
+        "reverse-audio reverse Downloads --all-formats --no-recursive --verbose",
+        "reverse-audio reverse Music -o Reversed --jobs 1 --shard 0/4 --manifest reversed.jsonl   # share 0 of 4",
+    ]
 
-    @Option(name: [.customShort("o"), .long], help: "Folder for the output files (created if missing).",
-            completion: .directory)
-    var outputDirectory: String = "Reversed"
+    @Argument(help: "Audio files and folders.", completion: .file())
+    var paths: [String] = []
 
     @Flag(help: "Also write NAME-REVERSED-REVERSED.wav and check it equals the original.")
     var verify = false
@@ -31,78 +41,158 @@ struct ReverseCommand: AsyncParsableCommand {
     @Flag(help: "Take every file in folders, not only the nine audio extensions; files FFmpeg cannot read are skipped.")
     var allFormats = false
 
-    @Option(help: "Files to reverse at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Files to reverse at once, 1 to 1024; default: the number of cores.")
+    var jobs: Int?
 
-    @Flag(help: "Print one JSON object per file on standard output instead of the table.")
-    var json = false
+    @Option(help: ArgumentHelp("Also take the files and folders listed in FILE, one path a line (- for standard input); relative paths keep their folders under -o.",
+                               valueName: "FILE"), completion: .file())
+    var filesFrom: String?
+
+    @Option(help: ArgumentHelp("Take only share K of N (K from 0 to N-1), by a hash of each file's path under its folder; auto: the share a Slurm, Kubernetes or AWS Batch array task is given.",
+                               valueName: "K/N|auto"))
+    var shard: ShardOption?
+
+    @Option(help: ArgumentHelp("With --shard auto: how many tasks the array has (Kubernetes and AWS Batch do not say it).", valueName: "N"))
+    var shardCount: Int?
+
+    @Option(help: ArgumentHelp("Append one JSON line per input to FILE (shards may share one).", valueName: "FILE"), completion: .file())
+    var manifest: String?
 
     @OptionGroup var flags: ConversionFlags
 
+    @OptionGroup(title: SharedOptions.title) var outputFolder: OutputFolderOption
+    @OptionGroup(title: SharedOptions.title) var overwriting: OverwriteOptions
+    @OptionGroup(title: SharedOptions.title) var progress: ProgressOptions
+    @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
+    @OptionGroup(title: SharedOptions.title) var result: JSONResultOption
+
+    /// The files reversed at once.
+    private var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    private var outputDirectory: String { outputFolder.outputDirectory }
+    private var json: Bool { result.json }
+
+    /// The exit status of a batch stopped by its output side (a full disk, a folder it may not
+    /// write in): sysexits' EX_IOERR, apart from 1 (some files failed, the rest done) so that a
+    /// scheduler can tell a retry that may help from one that cannot.
+    static let fatalStatus: Int32 = 74
+
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be 1 to 1024, not \(jobs)") }
+        // Without --format the outputs are WAV: a codec or bit rate must suit it before any input is read.
+        if flags.format == nil { try ConversionFlags.validateFormat(nil, output: "x.wav", codec: flags.codec, bitRate: flags.bitrate) }
+        if paths.isEmpty && filesFrom == nil { throw ValidationError("give files or folders to reverse, or --files-from FILE") }
+        if let shardCount {
+            guard shard == .auto else { throw ValidationError("--shard-count goes with --shard auto (--shard K/N says the count itself)") }
+            guard Shard(index: 0, count: shardCount) != nil else {
+                throw ValidationError("--shard-count must be 1 to \(Shard.maximumCount), not \(shardCount)")
+            }
+        }
     }
 
     func run() async throws {
-        flags.showFFmpegDiagnostics()
-        let found: SupportedAudioFiles.Collection
+        var found: SupportedAudioFiles.Collection
+        let share: Shard?
         do {
             if paths.contains(where: StandardStreams.isStandardInput) {
                 throw CommandLineError("reverse writes NAME-REVERSED files from named inputs; for standard input use: reverse-audio convert - OUT --reverse")
             }
-            found = try SupportedAudioFiles.collect(paths.map { URL(fileURLWithPath: $0) }, recursive: recursive,
-                                                    allFormats: allFormats)
+            share = try chosenShard()
+            var arguments = paths.map { SupportedAudioFiles.Argument(url: URL(fileURLWithPath: $0)) }
+            if let filesFrom { arguments += try FilesFromList.arguments(from: filesFrom) }
+            // The output folder is never an input: a rerun of `reverse .` would reverse its own outputs.
+            found = try SupportedAudioFiles.collect(arguments: arguments, recursive: recursive, allFormats: allFormats,
+                                                    excluding: [URL(fileURLWithPath: outputDirectory, isDirectory: true)])
         } catch {
             ErrorReporting.printError(error)
-            throw ExitCode.failure
+            throw ErrorReporting.exitCode(for: error)
         }
+        let walked = found.files.count
+        if let share { found.files.removeAll { !share.contains(relativePath: $0.relativePath) } }
         found.failures.forEach(ErrorReporting.printError)
-        for path in paths where isFolderWithoutInputs(path, found) {
-            Console.error("reverse-audio: warning: \(path): no audio files in this folder")
+        if walked == 0 && !Console.isQuiet {
+            for path in paths where isFolderWithoutInputs(path, found) {
+                Console.error("reverse-audio: warning: \(path): no audio files in this folder")
+            }
         }
         let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
+        var options: ConversionOptions
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            ErrorReporting.printError(ReverseAudioError.cannotCreateOutput(path: outputDirectory, reason: "cannot create the folder"))
-            throw ExitCode.failure
-        }
-        let options: ConversionOptions
-        do {
-            options = try flags.options(reverse: true, output: URL(fileURLWithPath: "x." + (flags.format ?? "wav")))
+            options = try flags.options(reverse: true, output: URL(fileURLWithPath: "x." + (flags.format ?? "wav")),
+                                        overwrite: overwriting.overwrite)
+            // Files decoded side by side share the cores: each takes its part unless told.
+            if flags.threads == nil { options.threads = max(1, ConversionOptions.availableCores / max(1, min(jobCount, found.files.count))) }
             if verify, let codec = options.outputFormat?.codec, !codec.isLossless {
                 throw CommandLineError("--verify compares samples exactly and needs a lossless format, not \(codec.rawValue)")
             }
         } catch {
             ErrorReporting.printError(error)
-            throw ExitCode.failure
+            throw ErrorReporting.exitCode(for: error)
+        }
+        let bookkeeping: BatchBookkeeping
+        do {
+            try ProcessCleanup.createFolder(directory)
+            bookkeeping = BatchBookkeeping(
+                state: BatchStateStore(outputFolder: directory), manifest: try manifest.map { try ManifestWriter(path: $0) },
+                options: BatchOptionsText.text(options, verify: verify), version: ReverseAudioVersion.string,
+                shard: share?.description, overwrite: overwriting.overwrite)
+        } catch {
+            let reported = error as? ReverseAudioError
+                ?? .cannotCreateOutput(path: outputDirectory, reason: "cannot create the folder")
+            ErrorReporting.printError(reported)
+            throw ExitCode(Self.fatalStatus)
         }
         let batch = BatchReversal(
-            inputs: found.files, names: OutputNaming.uniqueNames(for: found.files), directory: directory,
-            options: options, verify: verify, verbose: flags.verbose, allFormats: allFormats, jobs: jobs, json: json,
-            display: ProgressDisplay(style: flags.progress))
+            inputs: found.files, outputs: OutputNaming.outputs(for: found.files, container: options.outputFormat?.container ?? .wav),
+            directory: directory, options: options, verify: verify, verbose: verbosity.verbose, allFormats: allFormats, jobs: jobCount,
+            json: json, display: ProgressDisplay(style: progress.style), bookkeeping: bookkeeping)
         let report: BatchReversal.Report
         do {
             // One Ctrl-C handler for the whole batch: the files being written are removed.
             report = try await SignalCancellation.run { try await batch.run() }
+        } catch let stopped as BatchReversal.Stopped {
+            ErrorReporting.printError(stopped.error)
+            Console.error("reverse-audio: the batch stopped: the output side fails every file (exit \(Self.fatalStatus)); the files done so far are kept, and a rerun skips them")
+            throw ExitCode(Self.fatalStatus)
         } catch {
+            // Stopped: no partial is left, nor the folders this run made and left empty.
+            if SignalCancellation.receivedSignal != nil { ProcessCleanup.removeAll() }
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
         }
-        if !found.files.isEmpty && !json { Console.out(report.table) }
+        if found.files.count > report.upToDate && !json && !Console.isQuiet { Console.out(report.table) }
         let skipped = found.skipped + report.skipped
-        if flags.verbose {
+        if verbosity.verbose {
             for (path, reason) in skipped { Console.error("reverse-audio: skipped \(path): \(reason)") }
         }
         let failures = found.failures.count + report.failures
-        let attempted = found.files.count + found.failures.count - report.skipped.count
+        let attempted = found.files.count + found.failures.count - report.skipped.count - report.upToDate
         var summary: [String] = []
+        if let share { summary.append("shard \(share): \(found.files.count) of \(walked) files") }
         if failures > 0 && attempted > 1 { summary.append("\(failures) of \(attempted) files failed") }
+        if report.upToDate > 0 { summary.append("\(report.upToDate) already done (complete and current), skipped") }
         if !skipped.isEmpty {
-            summary.append("\(skipped.count) skipped\(flags.verbose ? "" : " (--verbose lists them)")")
+            summary.append("\(skipped.count) skipped\(verbosity.verbose ? "" : " (--verbose lists them)")")
         }
-        if !summary.isEmpty { Console.error("reverse-audio: " + summary.joined(separator: "; ")) }
+        if !summary.isEmpty && !Console.isQuiet { Console.error("reverse-audio: " + summary.joined(separator: "; ")) }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// The share this run takes: `--shard K/N`, or what `--shard auto` reads (and says it read).
+    private func chosenShard() throws -> Shard? {
+        switch shard {
+        case nil:
+            return nil
+        case .fixed(let share):
+            return share
+        case .auto:
+            do {
+                let detection = try ShardEngine.detect(in: ProcessInfo.processInfo.environment, count: shardCount)
+                if !Console.isQuiet { Console.error("reverse-audio: \(detection.summary)") }
+                return detection.shard
+            } catch {
+                throw CommandLineError(error.description)
+            }
+        }
     }
 
     /// True for a folder argument that yielded no input.
@@ -110,6 +200,7 @@ struct ReverseCommand: AsyncParsableCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return false }
         let prefix = URL(fileURLWithPath: path).standardizedFileURL.path + "/"
-        return !found.files.contains { $0.url.standardizedFileURL.path.hasPrefix(prefix) }
+        let shown = URL(fileURLWithPath: path).displayPath + "/"
+        return !found.files.contains { $0.url.standardizedFileURL.path.hasPrefix(prefix) || $0.url.displayPath.hasPrefix(shown) }
     }
 }

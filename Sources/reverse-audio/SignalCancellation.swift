@@ -1,58 +1,145 @@
 import Dispatch
 import Foundation
+import ReverseAudio
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Runs `work` in a task that Ctrl-C (SIGINT), SIGTERM or a closed terminal (SIGHUP) cancels,
-/// so the library removes its partial output before the process exits.
+/// The one cancellation rule of every command, installed before the command line is parsed:
+///
+/// 1. The first SIGINT (Ctrl-C), SIGTERM or SIGHUP (a closed terminal) sets ``flag`` and
+///    cancels the work started through ``run(_:)``: the library stops at its next block (a
+///    packet, a chunk of silence, a FIFO read, which never blocks: see `LocalPath`), removes
+///    its partial output, and the command exits with 128 + the signal's number.
+/// 2. A watchdog started by that signal ends the process ``watchdogDelay`` later whatever the
+///    work is doing (a thread stuck in a read the kernel does not interrupt: a socket on
+///    standard input, a device): it removes every registered partial and temporary file
+///    (`ProcessCleanup`), restores the terminal and calls `_exit` with the same status.
+/// 3. A second signal does that at once.
 enum SignalCancellation {
     /// The signals that stop the work cleanly.
     static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// How long the work has, after the first signal, to stop by itself.
+    static let watchdogDelay: TimeInterval = 0.5
 
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    /// Set by the first signal; work the tool runs without a task of its own polls it.
+    static let flag = CancellationFlag()
+
+    /// Installs the handlers (once, first thing in `main`).
+    static func install() {
         // A write past `ulimit -f` must fail with EFBIG and be reported, and a closed pipe on
         // standard error must fail the write, not kill the process and strand a partial file.
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        state.install()
+    }
+
+    /// Runs `work` in a task that the signals above cancel (at once if one already came).
+    static func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let task = Task { try await work() }
-        let sources = handledSignals.map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                received.set(number)
-                task.cancel()
-            }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
-        return try await task.value
+        let token = state.register { task.cancel() }
+        defer { state.unregister(token) }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    /// Throws `CancellationError` once a signal came: for loops between pieces of work.
+    static func check() throws {
+        if flag.isCancelled { throw CancellationError() }
     }
 
     /// The signal that cancelled the work, if one did.
-    static var receivedSignal: Int32? { received.value }
+    static var receivedSignal: Int32? { state.firstSignal }
 
-    private static let received = SignalBox()
+    /// The exit status for `signal`: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+    static func status(for signal: Int32) -> Int32 { 128 + signal }
+
+    fileprivate static let state = SignalState()
+
+    /// Ends the process now: registered files removed, terminal restored, one line said.
+    static func terminate(signal: Int32) -> Never {
+        ProcessCleanup.removeAll()
+        ByteNames.removeAliases()
+        RawTerminal.restore()
+        let line = "reverse-audio: error: stopped by \(signalName(signal)) while waiting on a read that could not be interrupted; no output was left behind\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        _exit(status(for: signal))
+    }
+
+    /// "SIGINT", "SIGTERM", "SIGHUP".
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
 }
 
-/// The number of the first signal received, shared between the signal queue and the main task.
-private final class SignalBox: @unchecked Sendable {
-    // @unchecked: `number` is only touched under `lock`.
+/// The first signal, the cancellations to run on it, the watchdog.
+private final class SignalState: @unchecked Sendable {
+    // @unchecked: every mutable property is only touched under `lock`.
     private let lock = NSLock()
-    private var number: Int32?
+    private var first: Int32?
+    private var cancellations: [Int: @Sendable () -> Void] = [:]
+    private var nextToken = 0
+    private var sources: [DispatchSourceSignal] = []
 
-    func set(_ value: Int32) {
+    var firstSignal: Int32? {
         lock.lock()
-        if number == nil { number = value }
+        defer { lock.unlock() }
+        return first
+    }
+
+    func install() {
+        let sources = SignalCancellation.handledSignals.map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in handle(number) }
+            source.resume()
+            return source
+        }
+        lock.lock()
+        self.sources = sources
         lock.unlock()
     }
 
-    var value: Int32? {
+    func register(_ cancel: @escaping @Sendable () -> Void) -> Int {
         lock.lock()
-        defer { lock.unlock() }
-        return number
+        let token = nextToken
+        nextToken += 1
+        cancellations[token] = cancel
+        let signalled = first != nil
+        lock.unlock()
+        if signalled { cancel() }
+        return token
+    }
+
+    func unregister(_ token: Int) {
+        lock.lock()
+        cancellations[token] = nil
+        lock.unlock()
+    }
+
+    private func handle(_ number: Int32) {
+        lock.lock()
+        guard first == nil else {
+            let signal = first!
+            lock.unlock()
+            SignalCancellation.terminate(signal: signal)
+        }
+        first = number
+        let pending = Array(cancellations.values)
+        lock.unlock()
+        SignalCancellation.flag.cancel()
+        pending.forEach { $0() }
+        let watchdog = Thread {
+            Thread.sleep(forTimeInterval: SignalCancellation.watchdogDelay)
+            SignalCancellation.terminate(signal: number)
+        }
+        watchdog.name = "reverse-audio signal watchdog"
+        watchdog.start()
     }
 }

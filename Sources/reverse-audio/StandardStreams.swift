@@ -50,7 +50,14 @@ enum StandardStreams {
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         defer { close(copy) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         while true {
+            // A writer that stalls must not hold the process past a signal: wait in short
+            // steps, and read only what has come (a read then never blocks).
+            try SignalCancellation.check()
+            waiting.revents = 0
+            let ready = poll(&waiting, 1, 50)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             let got = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else { throw ReverseAudioError.unreadable(path: "-", reason: String(cString: strerror(errno))) }

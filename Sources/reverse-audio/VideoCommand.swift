@@ -3,7 +3,7 @@ import Foundation
 import ReverseAudio
 
 /// `reverse-audio video IN OUT`: a reversed (or boomerang) video, H.264 out, in bounded memory.
-struct VideoCommand: AsyncParsableCommand {
+struct VideoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
         abstract: "Reverse a video, or make a boomerang of it, in bounded memory: H.264 out, the audio reversed without seams.",
@@ -15,68 +15,70 @@ struct VideoCommand: AsyncParsableCommand {
             see the README's licence note.
             """)
 
+    static let examples = [
+        "reverse-audio video clip.mp4 clip-reversed.mp4",
+        "reverse-audio video clip.mov -o loop.mov --boomerang",
+        "reverse-audio video talk.mp4 out.mp4 --audio keep --crf 23 --preset veryfast --memory-limit 128",
+    ]
+
     @Argument(help: "The video to read (a file: it is read from its end).", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write: .mp4, .mov or .mkv.", completion: .file())
-    var output: String
+    @Argument(help: "The file to write (or -o FILE): .mp4, .mov or .mkv.", completion: .file())
+    var output: String?
 
     @Flag(help: "Forward, then reversed (the turn frame once); the audio forwards, then reversed.")
     var boomerang = false
 
-    @Option(help: "The audio: reverse (default), keep (copied forwards, unchanged) or none.")
+    @Option(help: "The audio: reversed, kept (copied forwards, unchanged) or left out.")
     var audio: VideoOptions.AudioHandling = .reverse
 
-    @Option(help: "x264 quality, 0 (best) to 51; default 18.")
+    @Option(help: "x264 quality, 0 (best) to 51; default: 18.")
     var crf: Double?
 
     @Flag(help: "x264 at quantiser 0: 8-bit 4:2:0 pictures come out exactly as decoded (big files; not every player plays them).")
     var lossless = false
 
-    @Option(help: "x264 preset: ultrafast … placebo; default medium.")
+    @Option(help: ArgumentHelp("x264 preset: \(VideoOptions.presets.joined(separator: ", ")) (slower: smaller files).", valueName: "preset"))
     var preset = "medium"
 
-    @Option(help: "Audio codec: aac (default), alac, flac (.mkv) or pcm (.mov, .mkv).")
+    @Option(help: "Audio codec; default: aac. flac goes in .mkv, pcm in .mov and .mkv.")
     var audioCodec: VideoOptions.AudioCodec?
 
     @Option(name: .customLong("audio-bitrate"), help: "AAC bit rate (192k); default: the input's AAC rate, else 96k a channel.")
     var audioBitrate: BitRate?
 
-    @Option(help: "MiB of decoded pictures one group of pictures may hold in memory; the rest waits in a temporary file. Default 256.")
-    var memoryLimit = 256
+    @Option(help: "MiB of decoded pictures held in memory (the group being encoded and the one being decoded); the rest waits in a temporary file.")
+    var memoryLimit = VideoOptions.defaultMemoryLimit >> 20
 
-    @Flag(name: .customShort("y"), help: "Overwrite an existing output (never the input).")
-    var overwrite = false
-
-    @Option(help: "Progress on standard error: auto (a bar on a terminal), bar, json or none.")
-    var progress: ProgressStyle = .auto
-
-    @Flag(help: "Explain what was done (groups, memory, temporary space), and show FFmpeg's own warnings.")
-    var verbose = false
+    @OptionGroup(title: SharedOptions.title) var shared: SingleOutputOptions
+    var verbosity: VerbosityOptions { shared.verbosity }
 
     func validate() throws {
         if crf != nil && lossless { throw ValidationError("--crf and --lossless exclude each other") }
+        if let crf, !(0...51).contains(crf) { throw ValidationError("--crf must be 0 to 51, not \(crf)") }
         if memoryLimit < 0 { throw ValidationError("--memory-limit cannot be negative") }
         if memoryLimit > 1 << 20 { throw ValidationError("--memory-limit is in MiB; \(memoryLimit) MiB is more than 1 TiB") }
+        _ = try shared.output(positional: output, command: "video")
     }
 
     func run() async throws {
-        FFmpegDiagnostics.show(verbose ? .warnings : .quiet)
+        let output = try shared.output(positional: output, command: "video")
         let inputURL = URL(fileURLWithPath: input)
         let outputURL = URL(fileURLWithPath: output)
         let options = VideoOptions(boomerang: boomerang, audio: audio, quality: lossless ? .lossless : .crf(crf ?? 18),
                                    preset: preset, audioCodec: audioCodec, audioBitRate: audioBitrate?.bitsPerSecond,
-                                   memoryLimit: memoryLimit << 20, overwrite: overwrite)
-        let display = ProgressDisplay(style: progress)
+                                   memoryLimit: memoryLimit << 20, overwrite: shared.overwrite)
+        let display = ProgressDisplay(style: shared.progress.style)
         let handler = display.handler(file: input, index: 1, count: 1)
         do {
-            let result = try await SignalCancellation.run {
+            let reversed = try await SignalCancellation.run {
                 try await VideoReverser.reverse(inputURL, to: outputURL, options: options, progress: handler)
             }
             display.clear()
-            result.warnings.forEach(ErrorReporting.printWarning)
-            Console.out(summary(result))
-            if verbose { details(result).forEach(Console.error) }
+            reversed.warnings.forEach(ErrorReporting.printWarning)
+            shared.result.print(summary(reversed, output: output), json: json(reversed, output: output))
+            if shared.verbosity.verbose { details(reversed).forEach(Console.error) }
         } catch {
             display.clear()
             ErrorReporting.printError(error)
@@ -84,11 +86,19 @@ struct VideoCommand: AsyncParsableCommand {
         }
     }
 
-    private func summary(_ result: VideoResult) -> String {
+    private func summary(_ result: VideoResult, output: String) -> String {
         let quality = lossless ? "lossless" : "CRF \(String(format: "%g", crf ?? 18))"
         return "\(result.boomerang ? "boomerang" : "reversed") \(input) -> \(output): \(result.outputFrames) frames, "
             + "\(String.seconds(result.duration)), \(result.outputWidth)×\(result.outputHeight) H.264 (\(quality), \(preset)); "
             + "audio \(result.audio)"
+    }
+
+    /// The `--json` object.
+    private func json(_ result: VideoResult, output: String) -> [String: Any] {
+        ["input": input, "output": output, "boomerang": result.boomerang, "frames": result.outputFrames,
+         "durationSeconds": result.duration, "width": result.outputWidth, "height": result.outputHeight,
+         "quality": lossless ? "lossless" : "crf \(String(format: "%g", crf ?? 18))", "preset": preset,
+         "audio": "\(result.audio)", "status": "done", "warnings": result.warnings.map(\.description)]
     }
 
     private func details(_ result: VideoResult) -> [String] {

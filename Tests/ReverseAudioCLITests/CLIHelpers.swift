@@ -45,6 +45,18 @@ func expectFailure(_ result: ProcessResult, naming name: String, sourceLocation:
             "stderr must be an error naming \(name), got: \(line)", sourceLocation: sourceLocation)
 }
 
+/// A usage error: exit 64, one error line that names `name`, then only the usage.
+func expectUsageError(_ result: ProcessResult, naming name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.status == 64, "exit status \(result.status): \(result.errorText)", sourceLocation: sourceLocation)
+    let lines = result.errorLines
+    let line = lines.first ?? ""
+    #expect(line.hasPrefix("reverse-audio: error: ") && line.contains(name),
+            "stderr must start with an error naming \(name), got: \(line)", sourceLocation: sourceLocation)
+    let rest = lines.dropFirst()
+    #expect(rest.allSatisfy { $0.hasPrefix("Usage: ") || $0.hasPrefix("  ") },
+            "after the error, only the usage: \(result.errorText)", sourceLocation: sourceLocation)
+}
+
 /// `output`'s samples equal ffmpeg's reversal of `original`.
 func expectReversal(_ output: URL, of original: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: original),
@@ -72,4 +84,14 @@ enum LongInputs {
     static func mp3FourMinutes() throws -> URL {
         try SignalFiles.shared("four-minutes.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
     }
+}
+
+extension TemporaryDirectory {
+    /// `contents` without the resume records a `reverse` batch keeps (`.reverse-audio-state`).
+    var outputs: [String] { contents.filter { $0 != ".reverse-audio-state" } }
+}
+
+/// `folderContents(folder)` without the resume records a `reverse` batch keeps.
+func outputContents(_ folder: URL) -> [String] {
+    folderContents(folder).filter { $0 != ".reverse-audio-state" }
 }

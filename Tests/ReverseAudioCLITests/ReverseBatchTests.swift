@@ -11,7 +11,7 @@ import TestSupport
     static func expectOutputs(_ output: TemporaryDirectory, _ originals: [String: URL], verify: Bool = false,
                               sourceLocation: SourceLocation = #_sourceLocation) throws {
         let suffixes = verify ? ["-REVERSED.wav", "-REVERSED-REVERSED.wav"] : ["-REVERSED.wav"]
-        #expect(output.contents == originals.keys.flatMap { name in suffixes.map { name + $0 } }.sorted(),
+        #expect(output.outputs == originals.keys.flatMap { name in suffixes.map { name + $0 } }.sorted(),
                 sourceLocation: sourceLocation)
         for (name, original) in originals {
             try expectReversal(output.file("\(name)-REVERSED.wav"), of: original, sourceLocation: sourceLocation)
@@ -89,7 +89,7 @@ import TestSupport
         let input = try copyFixture(Self.good[1], into: directory, as: "tune.flac")
         let result = try CLI.run(["reverse", "tune.flac"], in: directory.url)
         #expect(result.status == 0, "\(result.errorText)")
-        #expect(folderContents(directory.file("Reversed")) == ["tune-REVERSED.wav"])
+        #expect(outputContents(directory.file("Reversed")) == ["tune-REVERSED.wav"])
         try expectReversal(directory.file("Reversed/tune-REVERSED.wav"), of: input)
     }
 }
@@ -119,7 +119,7 @@ import TestSupport
                                 ("live/2019/a-REVERSED.wav", "live/2019/a.flac")] {
             try expectReversal(output.file(out), of: source.file(original))
         }
-        #expect(output.contents == ["a-REVERSED.wav", "live"])
+        #expect(output.outputs == ["a-REVERSED.wav", "live"])
         // Skipped files are listed with --verbose and counted in the summary.
         for skipped in ["notes.txt", ".hidden.mp3", "speech.bin"] {
             #expect(result.errorLines.contains { $0.contains("skipped") && $0.contains(skipped) }, "\(skipped): \(result.errorText)")
@@ -133,11 +133,11 @@ import TestSupport
         let flat = try TemporaryDirectory()
         let result = try CLI.run(["reverse", source.url.path, "-o", flat.url.path, "--no-recursive"])
         #expect(result.status == 0, "\(result.errorText)")
-        #expect(flat.contents == ["a-REVERSED.wav"])
+        #expect(flat.outputs == ["a-REVERSED.wav"])
         let any = try TemporaryDirectory()
         let all = try CLI.run(["reverse", source.file("live/2019").path, "-o", any.url.path, "--all-formats", "--verbose"])
         #expect(all.status == 0, "\(all.errorText)")
-        #expect(any.contents == ["a-REVERSED.wav", "speech-REVERSED.wav"])
+        #expect(any.outputs == ["a-REVERSED.wav", "speech-REVERSED.wav"])
         try expectReversal(any.file("speech-REVERSED.wav"), of: source.file("live/2019/speech.bin"))
         let text = try TemporaryDirectory()
         try Data("not audio".utf8).write(to: text.file("notes.txt"))
@@ -175,6 +175,7 @@ import TestSupport
         let good = try #require(objects.first { ($0["input"] as? String)?.hasSuffix("good.flac") == true })
         #expect(good["frames"] as? Int == 44100 && good["sampleRate"] as? Int == 44100 && good["codec"] as? String == "pcm")
         let bad = try #require(objects.first { ($0["input"] as? String)?.hasSuffix("bad.mp3") == true })
-        #expect((bad["error"] as? String)?.contains("bad.mp3") == true)
+        #expect((bad["error"] as? String)?.contains("bad.mp3") == true && bad["status"] as? String == "failed")
+        #expect(good["status"] as? String == "done")
     }
 }

@@ -6,6 +6,13 @@ import TestSupport
 @Suite struct WaveformTests {
     static let waveColor: [UInt8] = [32, 64, 160]
     static let axisColor: [UInt8] = [0, 0, 0]
+    /// Rows above the bands (the file's name) and below them (the time axis and its times).
+    static let titleHeight = 11
+    static let axisHeight = 17
+    /// The channel's name sits on a clear patch in the band's top-left corner: columns left of
+    /// this, rows above `labelRows` below the band's top.
+    static let labelColumns = 40
+    static let labelRows = 9
 
     /// The picture as rows of RGB triplets, decoded by ffmpeg.
     struct Picture {
@@ -50,7 +57,7 @@ import TestSupport
         let silence = try Self.make("silence.wav", "anullsrc=r=8000:cl=mono:d=1", in: directory)
         let square = try Self.make("square.wav", "aevalsrc=exprs='1-2*mod(n\\,2)':s=8000:d=1", in: directory)
         let (width, height) = (300, 120)
-        let band = 0..<(height - 14)  // one channel: the band above the axis
+        let band = Self.titleHeight..<(height - Self.axisHeight)  // one channel: the band above the axis
         try Self.draw(silence, directory.file("silence.png"), ["--width", "\(width)", "--height", "\(height)"])
         let quiet = try Picture(directory.file("silence.png"))
         #expect(quiet.width == width && quiet.height == height)
@@ -60,7 +67,10 @@ import TestSupport
 
         try Self.draw(square, directory.file("square.png"), ["--width", "\(width)", "--height", "\(height)"])
         let loud = try Picture(directory.file("square.png"))
-        for x in 0..<width { #expect(loud.rows(ofColumn: x, in: band, color: Self.waveColor) == Array(band), "column \(x)") }
+        for x in 0..<width {
+            let clear = x < Self.labelColumns ? (band.lowerBound + Self.labelRows)..<band.upperBound : band
+            #expect(loud.rows(ofColumn: x, in: clear, color: Self.waveColor) == Array(clear), "column \(x)")
+        }
     }
 
     @Test("the time axis: ticks at increasing, even positions")
@@ -69,7 +79,7 @@ import TestSupport
         let input = try Self.make("tone.wav", "sine=f=440:r=8000:d=3", in: directory)
         try Self.draw(input, directory.file("tone.png"), ["--width", "600", "--height", "100"])
         let picture = try Picture(directory.file("tone.png"))
-        let tickRow = picture.height - 14 + 2
+        let tickRow = picture.height - Self.axisHeight + 2
         let ticks = (0..<picture.width).filter { picture.color($0, tickRow) == Self.axisColor }
         #expect(ticks.count >= 4, "\(ticks)")
         #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 })
@@ -95,13 +105,14 @@ import TestSupport
         try Self.draw(reversed, directory.file("b.png"), ["--width", "\(width)", "--height", "\(height)"])
         let a = try Picture(directory.file("a.png"))
         let b = try Picture(directory.file("b.png"))
-        let band = 0..<(height - 14)
+        let band = (Self.titleHeight + Self.labelRows)..<(height - Self.axisHeight)
         // Column bins of the two files need not fall on the same frames: each column's extent
         // lies within the mirrored column's and its neighbours' (and the other way round).
         func neighbours(_ picture: Picture, around x: Int) -> Set<Int> {
             Set((max(0, x - 1)...min(width - 1, x + 1)).flatMap { picture.rows(ofColumn: $0, in: band, color: Self.waveColor) })
         }
-        for x in 0..<width {
+        // Away from the channel names' patches at the left edge (of each band).
+        for x in Self.labelColumns..<(width - Self.labelColumns) {
             let mirror = width - 1 - x
             #expect(Set(a.rows(ofColumn: x, in: band, color: Self.waveColor)).isSubset(of: neighbours(b, around: mirror)), "column \(x)")
             #expect(Set(b.rows(ofColumn: mirror, in: band, color: Self.waveColor)).isSubset(of: neighbours(a, around: x)), "column \(x)")
@@ -111,7 +122,7 @@ import TestSupport
         #expect(both.width == width && both.height == 2 * height)
         // The lower panel is the reversal's picture.
         for x in stride(from: 0, to: width, by: 7) {
-            #expect(both.rows(ofColumn: x, in: height..<(height + band.count), color: Self.waveColor).map { $0 - height }
+            #expect(both.rows(ofColumn: x, in: (height + band.lowerBound)..<(height + band.upperBound), color: Self.waveColor).map { $0 - height }
                     == b.rows(ofColumn: x, in: band, color: Self.waveColor))
         }
     }

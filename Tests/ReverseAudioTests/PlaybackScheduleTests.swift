@@ -54,10 +54,13 @@ import Testing
     func runOnMiss() {
         let none: (Int64) -> Bool = { _ in false }
         #expect(Self.schedule(pacing: .asFastAsPossible).runOnMiss(57, direction: .forward, isCached: none) == 57...57)
-        #expect(Self.schedule(pacing: .asFastAsPossible).missSpan == 20)
-        #expect(Self.schedule(pacing: .asFastAsPossible).runOnMiss(57, direction: .reverse, isCached: none) == 40...57)
+        #expect(Self.schedule(pacing: .asFastAsPossible).missSpan == 22, "the capacity (24) less 2")
+        let rendering = Self.schedule(pacing: .asFastAsPossible, capacity: PlaybackSchedule.renderingCapacity)
+        #expect(rendering.missSpan == 100)
+        #expect(rendering.runOnMiss(157, direction: .reverse, isCached: none) == 100...157)
+        #expect(Self.schedule(pacing: .asFastAsPossible, capacity: 22).runOnMiss(57, direction: .reverse, isCached: none) == 40...57)
         // Cached chunks at the start of the run are not decoded again.
-        #expect(Self.schedule(pacing: .asFastAsPossible).runOnMiss(57, direction: .reverse, isCached: { $0 < 45 }) == 45...57)
+        #expect(Self.schedule(pacing: .asFastAsPossible, capacity: 22).runOnMiss(57, direction: .reverse, isCached: { $0 < 45 }) == 45...57)
         // Under a player the decode-ahead thread brings the rest: one chunk.
         #expect(Self.schedule(pacing: .realTime).runOnMiss(57, direction: .reverse, isCached: none) == 57...57)
         // The span never exceeds what the cache holds.

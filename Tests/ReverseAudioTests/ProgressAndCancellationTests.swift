@@ -70,13 +70,26 @@ final class ProgressLog: @unchecked Sendable {
         #expect(report.verified)
         let values = log.entries.map(\.value)
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(values.last == 1.0 && values.count >= 50)
+        // Each reversal reports as its chunks are read (a WAV read straight from the file: 64 Ki
+        // frames a chunk); the comparison at the end is the one longer step.
+        #expect(values.last == 1.0 && values.count >= 40, "\(values.count) calls: \(values)")
+        let largestStep = zip(values, values.dropFirst()).map { $1 - $0 }.max() ?? 1
+        #expect(largestStep < 0.15, "\(values)")
     }
 
     /// Runs `work` in a task, cancels it once progress passes 5%, and expects CancellationError.
+    /// Past 5% each progress call holds its worker 50 ms: on every core a 4-minute MP3 is
+    /// reversed in about 0.1 s, which a cancellation travelling through the task would otherwise
+    /// race (and lose on a quiet machine); the promptness measured is still the work's.
     static func cancelMidway(_ work: @escaping @Sendable (@escaping ProgressHandler) async throws -> Void) async throws {
         let (started, continuation) = AsyncStream<Void>.makeStream()
-        let task = Task { try await work { if $0 > 0.05 { continuation.yield() } } }
+        let task = Task {
+            try await work { fraction in
+                guard fraction > 0.05 else { return }
+                continuation.yield()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
         for await _ in started { break }
         let cancelledAt = Date()
         task.cancel()

@@ -81,6 +81,18 @@ import TestSupport
         #expect(try VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
     }
 
+    @Test("the reversed AAC keeps the audio stream's own bit rate, not the container's total (pictures included)")
+    func audioBitRateIsTheStreams() async throws {
+        let input = Fixtures.video("h264-30fps-bframes-aac.mp4")  // AAC at 49 kb/s in a 122 kb/s file
+        let folder = try TemporaryDirectory()
+        let output = folder.file("reversed.mp4")
+        let result = try await VideoReverser.reverse(input, to: output, options: VideoOptions(quality: .crf(30), preset: "ultrafast"))
+        #expect(result.audio.contains("AAC 49 kb/s"), "\(result.audio)")
+        let audio = try #require(try VideoOracle.streams(of: output).first { $0["codec_type"] as? String == "audio" })
+        let rate = try #require(Int(audio["bit_rate"] as? String ?? ""))
+        #expect(rate < 80_000, "the output's AAC runs at \(rate) b/s")
+    }
+
     @Test("with no memory at all every picture goes through the temporary file, and the result is the same")
     func everythingSpilled() async throws {
         let input = Fixtures.video("h264-30fps-bframes-aac.mp4")
@@ -89,7 +101,9 @@ import TestSupport
         let result = try await VideoReverser.reverse(input, to: output, options: VideoOptions(quality: .lossless, memoryLimit: 0))
         #expect(result.inputFrames == 60 && result.outputFrames == 60 && result.spilledFrames == 60)
         #expect(result.peakPictureBytes == 0)
-        #expect(result.temporaryBytes == Int64(result.largestGroup * 96 * 64 * 3 / 2))
+        // Two buffers (one being decoded, one being encoded), each holding at most one group's overflow.
+        let group = Int64(result.largestGroup * 96 * 64 * 3 / 2)
+        #expect(result.temporaryBytes > group && result.temporaryBytes <= 2 * group)
         #expect(result.groups == 5 && result.largestGroup == 12)
         let original = try VideoOracle.pictures(of: input)
         #expect(try VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())

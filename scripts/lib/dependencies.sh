@@ -1,9 +1,13 @@
 # Installs what ReverseAudio needs, and nothing that is already there. Sourced by scripts/*.
 #   ensure_dependencies build    FFmpeg's -dev libraries, ALSA's (Linux: play's sound output) and pkg-config
-#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle), tmux (play's keyboard test)
+#   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle), tmux (play's keyboard test), and for
+#                                  MP3 cuts the lame CLI (inputs), mpg123 and SoX's MP3 reader (second decoders),
+#                                  GNU parallel (the batch recipes)
 #   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time, valgrind (callgrind), and
-#                                  PulseAudio with its ALSA plugin (a null sink paces real-time play)
+#                                  PulseAudio with its ALSA plugin (a null sink paces real-time play);
+#                                  lame and mp3splt (the MP3 cut peers)
 #   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
+#   ensure_dependencies slurm    + ffmpeg, Slurm and MUNGE, python3 (scripts/test-slurm: a one-node Slurm on localhost)
 
 ensure_dependencies() {
     local purpose=$1
@@ -22,9 +26,10 @@ ensure_debian() {
     local purpose=$1
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev)
     case "$purpose" in
-        test) packages+=(ffmpeg sox time tmux) ;;
-        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins) ;;
+        test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel) ;;
+        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
+        slurm) packages+=(ffmpeg slurm-wlm munge python3) ;;
     esac
     if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
         echo "error: this script installs packages with apt (Debian/Ubuntu); install these yourself: ${packages[*]}" >&2
@@ -62,9 +67,14 @@ ensure_macos() {
         test|bench|samples) command -v ffmpeg >/dev/null 2>&1 || missing=1 ;;
     esac
     if [ "$purpose" = bench ] && ! command -v sox >/dev/null 2>&1; then missing=1; fi
+    if [ "$purpose" = test ] || [ "$purpose" = bench ]; then
+        command -v lame >/dev/null 2>&1 || missing=1
+        command -v mpg123 >/dev/null 2>&1 || missing=1
+    fi
     if [ "$missing" -ne 0 ]; then
         local extra=""
-        [ "$purpose" = bench ] && extra=" sox"
+        [ "$purpose" = test ] && extra=" sox lame mpg123"
+        [ "$purpose" = bench ] && extra=" sox lame mpg123 mp3splt"
         [ "$purpose" = samples ] && extra=" espeak-ng"
         echo "error: missing FFmpeg or pkg-config. Install them with:" >&2
         echo "    brew install ffmpeg pkg-config$extra" >&2

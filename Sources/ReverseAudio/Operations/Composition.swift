@@ -13,11 +13,13 @@ import ReverseAudioFFmpeg
 /// ]).write(to: URL(fileURLWithPath: "out.wav"))   // async; write(to:cancellation:) blocks
 /// ```
 ///
-/// The output takes the first file's format: its sample format and rate, its layout, and, when
-/// the output's extension is the first file's (or ``outputFormat`` is nil and the names agree),
-/// its container and codec. Lossless inputs are copied sample for sample. A single cut of an MP3
-/// or of AAC in MP4 is copied packet for packet, without re-encoding, behind a LAME tag or an MP4
-/// edit list that states it exactly (and kept only when a decode reads it back so); any other
+/// The output takes the first file's rate and layout, the widest sample format of the files
+/// (24-bit beside 16-bit is 24-bit, float beside integer is float: nothing is narrowed) unless
+/// ``sampleFormat`` names one, and, when the output's extension is the first file's (or
+/// ``outputFormat`` is nil and the names agree), the first file's container and codec. Lossless
+/// inputs are copied sample for sample. A single cut of an MP3 or of AAC in MP4 is copied packet
+/// for packet, without re-encoding, behind a LAME tag or an MP4 edit list (and Apple's
+/// `iTunSMPB`) that states it exactly (and kept only when a decode reads it back so); any other
 /// lossy piece is decoded and encoded again, once for the whole output, with the same codec and
 /// bit rate (the result says so: generation loss). ``Result/paths`` says which way each piece
 /// went. Inputs of another rate or channel layout are an error unless ``convertsFormats``.
@@ -35,15 +37,24 @@ public struct Composition: Sendable {
     public var overwrite: Bool
     /// Decode and encode a lossy input even where its packets could be copied.
     public var reencodes: Bool
+    /// The sample format written; nil for the widest of the files' (``widest(_:)``).
+    public var sampleFormat: SampleFormat?
+    /// Told the fraction written as the work goes on (from the working thread); 1 at the end.
+    public var progress: ProgressHandler?
+
+    /// The longest silence one piece may hold: 24 hours. Longer is surely a mistake (a
+    /// frame count taken for seconds), and would fill a disk before anyone noticed.
+    public static let maximumSilenceSeconds: Double = 86_400
 
     /// A composition of `pieces`.
     public init(pieces: [Piece], outputFormat: OutputFormat? = nil, convertsFormats: Bool = false, overwrite: Bool = false,
-                reencodes: Bool = false) {
+                reencodes: Bool = false, sampleFormat: SampleFormat? = nil) {
         self.pieces = pieces
         self.outputFormat = outputFormat
         self.convertsFormats = convertsFormats
         self.overwrite = overwrite
         self.reencodes = reencodes
+        self.sampleFormat = sampleFormat
     }
 
     /// What a composition wrote.
@@ -59,7 +70,8 @@ public struct Composition: Sendable {
         /// How each piece got there, in order: it starts with "copied" (samples as they are, or a
         /// lossy input's packets byte for byte), "re-encoded: generation loss", "encoded" (a
         /// lossless input into a lossy codec), "decoded" (a lossy input into a lossless file),
-        /// "converted" (resampled or remixed) or "silence".
+        /// "converted" (another sample format, resampled or remixed: each change named) or
+        /// "silence".
         public let paths: [String]
         /// Problems that did not stop the work.
         public let warnings: [ReverseAudioWarning]
@@ -93,54 +105,159 @@ public struct Composition: Sendable {
         if lossyOutput && reference.traits.isLossy {
             switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
             case .copied(let result):
+                progress?(1)
                 // The copy decodes nothing of the input; what resolving its length found still counts.
                 return Result(output: result.output, format: result.format, outputFormat: result.outputFormat, frames: result.frames,
                               paths: result.paths, warnings: reference.warnings + result.warnings)
             case .notCopied(let reason): notCopied = reason
             }
         }
-        let format = reference.format
+        try checkSilences(rate: reference.format.sampleRate)
+        // Every file once, in piece order (the first is already open), for the widest sample format.
+        var sourceOfPiece: [Int: AudioFileSource] = [:]
+        for (index, piece) in pieces.enumerated() {
+            guard case .file(let url, _, _) = piece else { continue }
+            sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty ? reference : try AudioFileSource(url: url, cancellation: cancellation)
+        }
+        let opened = pieces.indices.compactMap { sourceOfPiece[$0] }
+        let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
+        let format = reference.format.with(sampleFormat: sampleFormat ?? Self.widest(
+            lossless: opened.filter { !$0.traits.isLossy }.map(\.format.sampleFormat),
+            lossy: opened.filter(\.traits.isLossy).map(\.format.sampleFormat), storedBy: outputCodec))
         var sources: [any PCMSource] = []
         var paths: [String] = []
         var reencoded: [String] = []
         var lossyInputs: Set<String> = []
-        for piece in pieces {
+        for (index, piece) in pieces.enumerated() {
             switch piece {
             case .silence(let length):
                 sources.append(SilenceSource(frames: length.frame(atRate: format.sampleRate), format: format))
                 paths.append("silence")
-            case .file(let url, let range, let reversed):
-                let file = url == first && sources.isEmpty ? reference : try AudioFileSource(url: url, cancellation: cancellation)
-                let (source, converted) = try self.source(file, range: range, matching: format)
+            case .file(_, let range, let reversed):
+                guard let file = sourceOfPiece[index] else { continue }
+                let (source, changes) = try self.source(file, range: range, matching: format)
                 sources.append(reversed ? ReversedSource(source, cancellation: cancellation) : source)
-                let path: String
+                var path: String
                 switch (file.traits.isLossy, lossyOutput) {
                 case (true, true):
                     path = "re-encoded: generation loss"
                     reencoded.append(file.traits.name)
-                case (false, true): path = "encoded (\(chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy).rawValue) is lossy)"
+                case (false, true): path = "encoded (\(outputCodec.rawValue) is lossy)"
                 case (true, false): path = "decoded (a lossy \(file.traits.name) input, stored losslessly)"
-                case (false, false): path = converted ? "converted (resampled or remixed)" : "copied (samples as they are)"
+                case (false, false): path = changes.isEmpty ? "copied (samples as they are)" : "converted"
                 }
+                if !changes.isEmpty { path += (path == "converted" ? " (" : "; converted (") + changes.joined(separator: ", ") + ")" }
                 if file.traits.isLossy { lossyInputs.insert(file.name) }
                 paths.append(path + (reversed ? ", reversed" : ""))
             }
         }
+        let whole = try ConcatenatedSource(sources)
+        try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
         let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
-        let whole = try ConcatenatedSource(sources)
-        let frames = try transfer(whole, to: writer, cancellation: cancellation)
+        let frames = try transfer(whole, to: writer, progress: progress, cancellation: cancellation)
         var warnings = whole.warnings
+        // What the file decodes to, if not what was written (ADTS cannot state the encoder's
+        // priming and padding; an MP3 or MP4 may not state a cut of a few samples exactly).
+        var decoded = frames
+        var unstated: String?
+        if lossyOutput, AudioInput.isSeekableFile(output), let measured = try? AudioInfo.read(from: output).frames, measured != frames {
+            decoded = measured
+            unstated = "it decodes to \(measured) frames, \(abs(measured - frames)) \(measured > frames ? "more" : "fewer") than the "
+                + "\(frames) written" + (chosen.container == .aac ? "; write .m4a to keep exactly \(frames)" : "")
+        }
         if !reencoded.isEmpty {
+            let reason = [notCopied, unstated].compactMap { $0 }.joined(separator: ": ")
             warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec.rawValue,
-                                                           reason: notCopied), subject: lossyInputs.sorted().joined(separator: ", ")))
+                                                           reason: reason.isEmpty ? nil : reason),
+                                                subject: lossyInputs.sorted().joined(separator: ", ")))
+        } else if let unstated {
+            let limit = chosen.container == .aac ? Self.adtsLimit : "the encoder's priming and padding are not stated exactly"
+            warnings.append(ReverseAudioWarning(.framesNotStated(writtenFrames: frames, decodedFrames: decoded, reason: "\(limit): \(unstated)"),
+                                                subject: output.displayPath))
         }
         let written = (try? OutputFormat(container: chosen.container, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
-        return Result(output: output, format: format, outputFormat: written, frames: frames, paths: paths, warnings: warnings)
+        return Result(output: output, format: format, outputFormat: written, frames: decoded, paths: paths, warnings: warnings)
     }
 
-    /// `file`'s `range` in the composition's `format`, and whether its rate or channels changed.
-    private func source(_ file: AudioFileSource, range: TimeRange?, matching format: PCMFormat) throws -> (any PCMSource, Bool) {
+    /// Refuses a silence longer than ``maximumSilenceSeconds`` at `rate`.
+    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` naming the limit.
+    private func checkSilences(rate: Int) throws {
+        let limit = Int64(Composition.maximumSilenceSeconds) * Int64(rate)
+        for case .silence(let length) in pieces where length.frame(atRate: rate) > limit {
+            throw ReverseAudioError.invalidRange(
+                reason: "a silence of \(length) is longer than 24 hours (\(Int64(Composition.maximumSilenceSeconds)) s, "
+                    + "\(limit) frames at \(rate) Hz), the longest silence a composition writes")
+        }
+    }
+
+    /// Before anything is written: when the output's size follows from its length (PCM in WAV,
+    /// AIFF or CAF), the frames known now (silences, and pieces whose length the header states)
+    /// must fit the container (AIFF's sizes are 32-bit) and the free space of the output's file
+    /// system. Compressed outputs have no size to predict.
+    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` past what the container holds;
+    ///   ``ReverseAudioError/cannotCreateOutput(path:reason:)`` when the space is not there.
+    private func checkSpace(for sources: [any PCMSource], format: PCMFormat, outputFormat: OutputFormat, output: URL) throws {
+        guard outputFormat.codec == .pcm || (outputFormat.codec == nil && [.wav, .aiff].contains(outputFormat.container)) else { return }
+        var frames: Int64 = 0
+        for source in sources {
+            guard let known = source.length.frames, known > 0 else { continue }
+            frames = frames > Int64.max - known ? Int64.max : frames + known
+        }
+        let (bytes, overflow) = frames.multipliedReportingOverflow(by: Int64(max(format.bytesPerFrame, 1)))
+        let predicted = overflow ? Int64.max : bytes
+        if outputFormat.container == .aiff && predicted > Int64(UInt32.max) - (1 << 16) {
+            throw ReverseAudioError.invalidRange(
+                reason: "an AIFF file holds at most 4 GiB of samples (its sizes are 32-bit) and this one would take "
+                    + "\(Composition.bytes(predicted)); write .wav (RF64) or .caf instead")
+        }
+        guard let (target, kind) = try? OutputFile.resolve(output), kind == .missing || kind == .regular else { return }
+        let folder = target.deletingLastPathComponent()
+        var status = statvfs()
+        guard statvfs(folder.path, &status) == 0 else { return }
+        let (available, tooMany) = Int64(status.f_bavail).multipliedReportingOverflow(by: Int64(status.f_frsize))
+        if !tooMany && predicted > available {
+            throw ReverseAudioError.cannotCreateOutput(
+                path: output.displayPath,
+                reason: "it would take \(Composition.bytes(predicted)) and the file system holding \(folder.displayPath) has \(Composition.bytes(available)) free")
+        }
+    }
+
+    /// "15.2 GB", "812 MB", "4.0 kB".
+    static func bytes(_ count: Int64) -> String {
+        let value = Double(count)
+        if value >= 1e12 { return String(format: "%.1f TB", value / 1e12) }
+        if value >= 1e9 { return String(format: "%.1f GB", value / 1e9) }
+        if value >= 1e6 { return String(format: "%.0f MB", value / 1e6) }
+        return String(format: "%.1f kB", value / 1e3)
+    }
+
+
+    /// The sample format that holds every one of the files' samples exactly: the widest
+    /// integer format among them, or a float one when any is float (f64 when 32-bit integers
+    /// or f64 samples are among them, which f32 would round). Into FLAC or ALAC, which hold
+    /// integers of at most 24 bits, the float samples of lossy decodes are stored as 24-bit
+    /// when no lossless file needs more.
+    static func widest(lossless: [SampleFormat], lossy: [SampleFormat], storedBy codec: OutputFormat.Codec) -> SampleFormat {
+        let all = lossless + lossy
+        let best = widest(all)
+        guard codec == .flac || codec == .alac, best.isFloat || best == .s32 else { return best }
+        let needed = widest(lossless)
+        return needed.isFloat || needed == .s32 ? best : .s24
+    }
+
+    /// The narrowest sample format holding every one of `formats` exactly (s16 for none).
+    public static func widest(_ formats: [SampleFormat]) -> SampleFormat {
+        guard let integerWidest = formats.filter({ !$0.isFloat }).max(by: { $0.validBits < $1.validBits }) ?? formats.first else {
+            return .s16
+        }
+        guard formats.contains(where: \.isFloat) else { return integerWidest }
+        return formats.contains(.f64) || formats.contains(.s32) ? .f64 : .f32
+    }
+
+    /// `file`'s `range` in the composition's `format`, and what changed on the way ("sample
+    /// format s16 → s24 (exact)", "resampled 48000 → 44100 Hz", "2 channels mixed to 1").
+    private func source(_ file: AudioFileSource, range: TimeRange?, matching format: PCMFormat) throws -> (any PCMSource, [String]) {
         let own = file.format
         let sameRate = own.sampleRate == format.sampleRate
         let sameChannels = own.channelCount == format.channelCount
@@ -165,8 +282,20 @@ public struct Composition: Sendable {
             throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
                                                    expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
         }
-        return (source, !(sameRate && sameChannels))
+        var changes: [String] = []
+        if own.sampleFormat != format.sampleFormat {
+            let exact = Self.widest([own.sampleFormat, format.sampleFormat]) == format.sampleFormat
+            changes.append("sample format \(own.sampleFormat) → \(format.sampleFormat)"
+                           + (exact ? " (exact)" : sampleFormat != nil ? " (as --sample-format asks)"
+                                : " (the output's codec holds integers of at most 24 bits)"))
+        }
+        if !sameRate { changes.append("resampled \(own.sampleRate) → \(format.sampleRate) Hz") }
+        if !sameChannels { changes.append(mixes ? "\(own.channelCount) channels mixed to 1" : "\(own.channelCount) channels remixed to \(format.channelCount)") }
+        return (source, changes)
     }
+
+    /// Why an ADTS output is never exact.
+    static let adtsLimit = "an ADTS .aac file cannot state where a cut starts and ends (the encoder's priming and padding)"
 
     /// What became of the attempt to copy a lossy input's packets.
     private enum PacketCopy {
@@ -208,11 +337,17 @@ public struct Composition: Sendable {
                 }
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
-            guard !frames.isEmpty,
-                  let written = try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation)
-            else { return .notCopied("the LAME tag cannot state this cut (its 12-bit delay field holds at most 4095 samples of pre-roll and offset)") }
-            return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written,
-                                  paths: ["copied (MP3 frames byte for byte; the LAME tag states the cut)"], warnings: []))
+            guard !frames.isEmpty else { return .notCopied("the cut is empty") }
+            switch try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
+            case .refused(let reason):
+                return .notCopied(reason)
+            case .written(let written):
+                let repair = written.reservoirBytes > 0
+                    ? ", behind a silent frame carrying the \(written.reservoirBytes) bytes of bit reservoir they need" : ""
+                let path = "copied (MP3 frames byte for byte, \(written.copiedFrames) of them\(repair); the LAME tag states the cut)"
+                return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames, paths: [path],
+                                      warnings: []))
+            }
         case .m4a:
             guard EditListCut.canCut(reference.openedInput) else {
                 return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
@@ -234,7 +369,7 @@ public struct Composition: Sendable {
                                   paths: ["copied (\(written.packets) AAC packets byte for byte; the MP4 edit list states the cut)"],
                                   warnings: []))
         case .aac:
-            return .notCopied("an ADTS .aac file cannot state where a cut starts and ends")
+            return .notCopied(Self.adtsLimit)
         default:
             return .notCopied("the \(format.container.rawValue) container cannot hold \(codec) packets")
         }

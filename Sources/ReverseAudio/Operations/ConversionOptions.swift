@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a file is converted.
 public struct ConversionOptions: Sendable, Equatable {
     /// Which channels to keep.
@@ -16,11 +18,19 @@ public struct ConversionOptions: Sendable, Equatable {
     public var outputFormat: OutputFormat?
     /// The part of the input to convert; nil for all of it. Exact to the frame.
     public var range: TimeRange?
+    /// Threads a reversal may decode the input on, segment by segment (default: the machine's
+    /// cores; 1 reads it once, forwards, on one thread). The output is the same byte for byte;
+    /// inputs whose decode cannot restart exactly anywhere (AAC, a pipe, a rate conversion)
+    /// use one thread whatever this says.
+    public var threads: Int
+
+    /// The cores of this machine: the default for ``threads``.
+    public static var availableCores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Options with the defaults of `convert`: all channels, forwards, 16-bit, the input's rate, the format the output's name asks for.
     public init(channels: ChannelSelection = .all, reverse: Bool = false, blockFrames: Int? = nil,
                 overwrite: Bool = false, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
-                outputFormat: OutputFormat? = nil, range: TimeRange? = nil) {
+                outputFormat: OutputFormat? = nil, range: TimeRange? = nil, threads: Int = ConversionOptions.availableCores) {
         self.channels = channels
         self.reverse = reverse
         self.blockFrames = blockFrames
@@ -29,5 +39,6 @@ public struct ConversionOptions: Sendable, Equatable {
         self.sampleRate = sampleRate
         self.outputFormat = outputFormat
         self.range = range
+        self.threads = max(1, threads)
     }
 }

@@ -37,6 +37,10 @@ public struct ConversionResult: Sendable {
     public let predictionFailure: String?
     /// Times the input was decoded (2 only when its container misstated its length).
     public let decodePasses: Int
+    /// Threads that decoded the input: 1, or the threads of a segment-parallel reversal.
+    public internal(set) var decodeThreads: Int
+    /// Why the input was decoded on one thread though more were allowed, when it was.
+    public internal(set) var singleThreadReason: String?
     /// Temporary disk space used besides the output itself: 0 for a reversal into PCM, the raw
     /// reversed audio for an encoded output or a pipe (removed before returning).
     public let temporaryBytes: Int64
@@ -44,7 +48,7 @@ public struct ConversionResult: Sendable {
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
          codec: OutputFormat.Codec, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
          warnings: [ReverseAudioWarning], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
-         temporaryBytes: Int64, predictionFailure: String?) {
+         temporaryBytes: Int64, predictionFailure: String?, decodeThreads: Int = 1, singleThreadReason: String? = nil) {
         self.input = input
         self.output = output
         self.source = source
@@ -62,5 +66,7 @@ public struct ConversionResult: Sendable {
         self.decodePasses = decodePasses
         self.temporaryBytes = temporaryBytes
         self.predictionFailure = predictionFailure
+        self.decodeThreads = decodeThreads
+        self.singleThreadReason = singleThreadReason
     }
 }

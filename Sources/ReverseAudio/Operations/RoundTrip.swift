@@ -66,12 +66,22 @@ public enum RoundTrip {
         let reversed = try AudioConverter.convert(
             input, to: directory.appendingPathComponent(names.reversed), options: reverseOptions,
             cancellation: cancellation, progress: { reporter.update(0.45 * $0) })
-        let report = try verify(original: input, reversed: reversed, reversedReversedURL:
-                                    directory.appendingPathComponent(names.reversedReversed),
-                                options: reverseOptions, cancellation: cancellation,
-                                progress: reporter.stage(from: 0.45, to: 1))
-        reporter.complete()
-        return report
+        let reversedReversedURL = directory.appendingPathComponent(names.reversedReversed)
+        let secondExisted = FileManager.default.fileExists(atPath: reversedReversedURL.path)
+        do {
+            // A round trip cancelled after its first file was written leaves nothing either,
+            // nor its second, when the cancellation came while the two were being compared.
+            if cancellation.isCancelled { throw CancellationError() }
+            let report = try verify(original: input, reversed: reversed, reversedReversedURL: reversedReversedURL,
+                                    options: reverseOptions, cancellation: cancellation,
+                                    progress: reporter.stage(from: 0.45, to: 1))
+            reporter.complete()
+            return report
+        } catch is CancellationError {
+            try? FileManager.default.removeItem(at: reversed.output)
+            if !secondExisted { try? FileManager.default.removeItem(at: reversedReversedURL) }
+            throw CancellationError()
+        }
     }
 
     /// Checks an existing reversal: reverses `reversed.output` to `reversedReversedURL` and

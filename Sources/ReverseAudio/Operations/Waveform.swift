@@ -3,10 +3,12 @@ import ReverseAudioCore
 import ReverseAudioFFmpeg
 
 /// Pictures of audio: the smallest and largest sample of every pixel column, for each channel,
-/// above a time axis, written as PNG through libavcodec's PNG encoder.
+/// above a time axis whose ticks carry their times, with the file's name over its panel and each
+/// channel's name in its band. The output's extension picks the format (``PictureFormat``):
+/// PNG or JPEG through libavcodec's encoders, or SVG.
 ///
 /// ```swift
-/// try Waveform.draw(URL(fileURLWithPath: "phrase.wav"), to: URL(fileURLWithPath: "phrase.png"),
+/// try Waveform.draw(URL(fileURLWithPath: "phrase.wav"), to: URL(fileURLWithPath: "phrase.svg"),
 ///                   compare: URL(fileURLWithPath: "phrase-REVERSED.wav"))
 /// ```
 ///
@@ -18,8 +20,13 @@ public enum Waveform {
     static let wave: [UInt8] = [32, 64, 160]
     static let midline: [UInt8] = [210, 210, 210]
     static let axis: [UInt8] = [0, 0, 0]
-    /// Rows at the bottom of each panel for the time axis.
-    static let axisHeight = 14
+    static let text: [UInt8] = [40, 40, 40]
+    /// The widest picture: 16384 pixels.
+    public static let maximumWidth = 16384
+    /// The tallest picture: 4096 pixels. libavcodec refuses pictures whose rows of 8 bytes a
+    /// pixel pass 2 GiB in all (16384 × 16384 among them), and memory grows with the area:
+    /// at 16384 × 4096 a drawing peaks under 1 GiB (the canvas, the encoder's copy and its output).
+    public static let maximumHeight = 4096
 
     /// What a drawing showed.
     public struct Drawing: Sendable, Equatable {
@@ -31,131 +38,102 @@ public enum Waveform {
         public let height: Int
     }
 
-    /// Draws `input` (and `compare` in a second panel under it) into a PNG at `output`.
+    /// Draws `input` (and `compare` in a second panel under it) into a picture at `output`, in
+    /// the format its extension names.
     /// - Parameters:
     ///   - input: the audio file drawn in the upper panel.
-    ///   - output: the PNG file to write (written under a temporary name and published whole).
+    ///   - output: the `.png`, `.jpg`/`.jpeg` or `.svg` file to write (written under a temporary
+    ///     name and published whole).
     ///   - width: pixels across (one column per width-th of the audio).
     ///   - height: pixels down, for the whole picture.
     ///   - range: the part of the audio to draw; nil for all of it (applies to both files).
     ///   - compare: a second file drawn under the first, such as its reversal.
     ///   - overwrite: replace an existing file at `output`.
+    ///   - threads: threads each file is decoded on, segment by segment (1: one continuous
+    ///     decode); the picture is the same.
     ///   - cancellation: stops the work (and removes the partial picture) when set.
+    ///   - progress: called with fractions of the audio measured (of both files), from 0 to 1.
     /// - Returns: the frames drawn of each file.
     @discardableResult
     public static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300,
                             range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
-                            cancellation: CancellationFlag? = nil) throws -> Drawing {
+                            threads: Int = ConversionOptions.availableCores,
+                            cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Drawing {
+        guard let format = PictureFormat(url: output) else {
+            throw ReverseAudioError.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
+                                                        known: PictureFormat.extensions)
+        }
         let inputs = [input] + (compare.map { [$0] } ?? [])
-        let lowest = axisHeight * inputs.count + 8 * inputs.count
-        guard (16...16384).contains(width), (lowest...16384).contains(height) else {
+        let lowest = WaveformLayout.minimumHeight(files: inputs.count)
+        guard (16...maximumWidth).contains(width), (lowest...maximumHeight).contains(height) else {
             throw ReverseAudioError.settingOutOfRange(.waveformSize, value: "\(width)×\(height)",
-                                                      allowed: "16 to 16384 pixels wide and \(lowest) to 16384 high")
+                                                      allowed: "16 to \(maximumWidth) pixels wide and \(lowest) to \(maximumHeight) high")
         }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: inputs)
-        var canvas = Canvas(width: width, height: height)
-        let panelHeight = height / inputs.count
-        var frames: [Int64] = []
-        for (index, file) in inputs.enumerated() {
-            let columns = try columnExtremes(of: file, columns: width, range: range, cancellation: cancellation)
-            canvas.drawPanel(columns.extremes, top: index * panelHeight, height: panelHeight, seconds: columns.seconds)
-            frames.append(columns.frames)
+        let reporter = ProgressReporter(progress)
+        let measured = try inputs.enumerated().map { index, url in
+            let share = 1 / Double(inputs.count)
+            return try measure(url, columns: width, range: range, threads: threads, cancellation: cancellation,
+                               progress: reporter.stage(from: Double(index) * share, to: Double(index + 1) * share))
         }
+        let layout = WaveformLayout(width: width, height: height, files: measured.map(\.panel))
         do {
-            try PictureFile.writePNG(canvas.pixels, width: width, height: height, to: destination.temporaryURL.path,
-                                     name: output.displayPath)
+            switch format {
+            case .png, .jpeg:
+                try PictureFile.write(WaveformCanvas(layout).pixels, width: width, height: height,
+                                      format: format == .png ? .png : .jpeg, to: destination.temporaryURL.path,
+                                      name: output.displayPath)
+            case .svg:
+                do {
+                    try Data(WaveformSVG.document(layout).utf8).write(to: destination.temporaryURL)
+                } catch {
+                    throw ReverseAudioError.writeFailed(path: output.displayPath, reason: error.localizedDescription)
+                }
+            }
         } catch {
             destination.discard()
             throw error
         }
         try destination.commit()
-        return Drawing(frames: frames, width: width, height: height)
+        reporter.complete()
+        return Drawing(frames: measured.map(\.frames), width: width, height: height)
     }
 
-    /// The smallest and largest sample of each column, per channel, the frames drawn and their
-    /// seconds. The columns are laid out for the length the file resolves to; a decode that
-    /// gives another length (a header that lied undetected) is laid out again for the true one.
-    static func columnExtremes(of url: URL, columns: Int, range: TimeRange?, cancellation: CancellationFlag?) throws
-        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double) {
+    /// One file's panel and the frames it shows.
+    private static func measure(_ url: URL, columns: Int, range: TimeRange?, threads: Int, cancellation: CancellationFlag?,
+                                progress: ProgressHandler?) throws -> (panel: WaveformLayout.Measured, frames: Int64) {
+        let measured = try columnExtremes(of: url, columns: columns, range: range, threads: threads, cancellation: cancellation,
+                                          progress: progress)
+        let panel = WaveformLayout.Measured(
+            name: url.lastPathComponent,
+            channelNames: ChannelNames.of(layoutName: measured.format.channelLayoutName, channelCount: measured.format.channelCount),
+            sampleRate: measured.format.sampleRate, extremes: measured.extremes, seconds: measured.seconds)
+        return (panel, measured.frames)
+    }
+
+    /// The smallest and largest sample of each column, per channel, the frames drawn, their
+    /// seconds and their format. The columns are laid out for the length the file resolves to;
+    /// a decode that gives another length (a header that lied undetected) is laid out again for
+    /// the true one.
+    static func columnExtremes(of url: URL, columns: Int, range: TimeRange?, threads: Int = 1, cancellation: CancellationFlag?,
+                               progress: ProgressHandler? = nil) throws
+        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat) {
         var assumed: Int64?
-        for _ in 1...2 {
+        while true {
             let file = try AudioFileSource(url: url, cancellation: cancellation)
             var source: any PCMSource = try SampleConverter(file, sampleFormat: .f32)
-            if let range { source = RangeSource(source, frames: try range.frames(atRate: file.format.sampleRate, path: file.name)) }
+            let frames = try range?.frames(atRate: file.format.sampleRate, path: file.name)
+            if let frames { source = RangeSource(source, frames: frames) }
+            // A second pass (the length misstated) is decoded in order: the first found the damage.
+            let threads = assumed == nil ? threads : 1
+            if threads > 1 { try file.prepareIndependentReaders(for: frames) }
             let total = try assumed ?? source.length.frames ?? file.resolveLength().frames ?? 0
             let accumulator = ColumnExtremes(format: source.format, columns: columns, totalFrames: max(total, 1))
-            let drawn = try transfer(source, to: accumulator, cancellation: cancellation)
+            let drawn = try transfer(source, to: accumulator, threads: threads, progress: progress, cancellation: cancellation)
             if drawn == total || assumed != nil {
-                return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate))
+                return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate), file.format)
             }
             assumed = drawn
-        }
-        return ([], 0, 0)
-    }
-
-    /// An RGB picture being drawn.
-    struct Canvas {
-        let width: Int
-        let height: Int
-        private(set) var pixels: [UInt8]
-
-        init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-            pixels = [UInt8](repeating: 0, count: width * height * 3)
-            for index in 0..<(width * height) { pixels.replaceSubrange(index * 3..<index * 3 + 3, with: Waveform.background) }
-        }
-
-        mutating func set(_ x: Int, _ y: Int, _ color: [UInt8]) {
-            guard x >= 0, x < width, y >= 0, y < height else { return }
-            pixels.replaceSubrange((y * width + x) * 3..<(y * width + x) * 3 + 3, with: color)
-        }
-
-        /// One file: a band per channel, then the time axis.
-        mutating func drawPanel(_ extremes: [[(min: Float, max: Float)?]], top: Int, height: Int, seconds: Double) {
-            let bandsHeight = height - Waveform.axisHeight
-            let bandHeight = max(1, bandsHeight / max(extremes.count, 1))
-            for (channel, columns) in extremes.enumerated() {
-                let bandTop = top + channel * bandHeight
-                let middle = bandTop + (bandHeight - 1) / 2
-                for x in 0..<width { set(x, middle, Waveform.midline) }
-                for (x, extreme) in columns.enumerated() {
-                    guard let extreme else { continue }
-                    let upper = row(extreme.max, top: bandTop, height: bandHeight)
-                    let lower = row(extreme.min, top: bandTop, height: bandHeight)
-                    for y in upper...lower { set(x, y, Waveform.wave) }
-                }
-            }
-            drawAxis(top: top + bandsHeight, seconds: seconds)
-        }
-
-        /// The row of sample value `value` (full scale ±1) in a band.
-        func row(_ value: Float, top: Int, height: Int) -> Int {
-            let clamped = Double(Swift.max(-1, Swift.min(1, value)))
-            return top + Int(((1 - clamped) * Double(height - 1) / 2).rounded())
-        }
-
-        /// A line across, and a tick at every step of a round interval (longer every fifth).
-        mutating func drawAxis(top: Int, seconds: Double) {
-            for x in 0..<width { set(x, top, Waveform.axis) }
-            let step = Waveform.tickStep(seconds: seconds, width: width)
-            var index = 0
-            while Double(index) * step <= seconds + 1e-9 {
-                let x = Int((Double(index) * step / seconds * Double(width)).rounded())
-                let length = index % 5 == 0 ? Waveform.axisHeight - 2 : (Waveform.axisHeight - 2) / 2
-                for y in (top + 1)...(top + length) { set(Swift.min(x, width - 1), y, Waveform.axis) }
-                index += 1
-            }
-        }
-    }
-
-    /// The round interval (1, 2 or 5 × a power of ten seconds) that puts ticks at least 40 pixels apart.
-    static func tickStep(seconds: Double, width: Int) -> Double {
-        let minimum = max(seconds, 1e-6) * 40 / Double(width)
-        var power = pow(10, floor(log10(minimum)))
-        while true {
-            for multiple in [1.0, 2.0, 5.0] where multiple * power >= minimum { return multiple * power }
-            power *= 10
         }
     }
 }

@@ -1,5 +1,5 @@
 /// Somewhere PCM frames go, in order: an encoder and muxer writing a file, a temporary file, a
-/// sound device, a waveform accumulator. ``transfer(_:to:progress:cancellation:)`` moves a
+/// sound device, a waveform accumulator. ``transfer(_:to:threads:progress:cancellation:)`` moves a
 /// source into a sink.
 ///
 /// A sink takes frames in its ``format`` with ``write(_:)``; ``finish()`` completes it (the

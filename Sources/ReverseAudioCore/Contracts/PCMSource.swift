@@ -51,6 +51,11 @@ public protocol PCMSource: AnyObject {
     /// The frames a natural block of this source holds (a decoded packet of the file it reads,
     /// before gapless trimming), when it has one: the seed's block size.
     var blockFrames: Int? { get }
+    /// A new reader of the same frames, independent of this one (its own decoder, its own
+    /// position, at 0), for a reader on another thread: nil unless a reader sought to any frame
+    /// delivers exactly the frames a continuous read does (bit-exact seeking, no resampler's
+    /// memory, a file rather than a pipe). What decoding one file on several threads needs.
+    func independentReader() throws -> (any PCMSource)?
 }
 
 extension PCMSource {
@@ -59,6 +64,9 @@ extension PCMSource {
 
     /// No file.
     public var name: String { "" }
+
+    /// No independent readers: the source is read on one thread.
+    public func independentReader() throws -> (any PCMSource)? { nil }
 
     /// Moves so that the next frame read is `frame` (see ``seek(to:endingAt:)``).
     @discardableResult

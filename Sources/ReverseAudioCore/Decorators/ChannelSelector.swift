@@ -33,6 +33,12 @@ public final class ChannelSelector: PCMSource {
     /// The file the frames come from, for messages.
     public var name: String { source.name }
 
+    /// The same channel of an independent reader of the source, when it has one.
+    public func independentReader() throws -> (any PCMSource)? {
+        guard let inner = try source.independentReader() else { return nil }
+        return try ChannelSelector(inner, channel: channel)
+    }
+
     /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         guard let chunk = try source.read(maximumFrames: maximumFrames) else { return nil }

@@ -36,6 +36,12 @@ public final class RangeSource: PCMSource {
     /// Problems met so far that did not stop reading.
     public var warnings: [ReverseAudioWarning] { source.warnings }
 
+    /// The same range of an independent reader of the source, when it has one.
+    public func independentReader() throws -> (any PCMSource)? {
+        guard let inner = try source.independentReader() else { return nil }
+        return RangeSource(inner, frames: frames, requiringWholeRange: requiresWholeRange)
+    }
+
     /// The range's length when its end is given, else what the source holds after its start.
     public var length: PCMLength {
         if frames.upperBound != .max { return PCMLength(frames: Int64(frames.count), source: .range) }

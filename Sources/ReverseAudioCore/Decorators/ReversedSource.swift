@@ -11,7 +11,7 @@ import Foundation
 /// and read back from its end instead.
 ///
 /// The placed frames wait in an unnamed temporary file (as big as the raw audio, gone however
-/// the process ends), from which the reversal is read. ``transfer(_:to:progress:cancellation:)``
+/// the process ends), from which the reversal is read. ``transfer(_:to:threads:progress:cancellation:)``
 /// into a sink that takes frames at any position (PCM into a seekable file) skips it: every
 /// block goes straight to its mirrored place in the output.
 ///
@@ -23,6 +23,10 @@ public final class ReversedSource: PCMSource {
     /// The source reversed.
     public let source: any PCMSource
     private let requestedBlockFrames: Int?
+    /// Threads the source may be decoded on (see ``init(_:blockFrames:threads:temporaryDirectory:progress:cancellation:)``).
+    public let threads: Int
+    /// Segment edges forced instead of ``SegmentedPlacement/boundaries(totalFrames:threads:)`` (tests put seams where they choose).
+    package var segmentBoundaries: ((Int64) -> [Int64])?
     private let temporaryDirectory: URL
     private let progress: ProgressHandler?
     private let cancellation: CancellationFlag?
@@ -38,18 +42,35 @@ public final class ReversedSource: PCMSource {
     public private(set) var position: Int64 = 0
     /// Times the source was read (2 only when it decoded to another length than it stated).
     public private(set) var passes = 0
+    /// Threads that decoded the source: 1, or the threads of a parallel placement.
+    public private(set) var threadsUsed = 1
+    /// Why the source was decoded on one thread though more were allowed, when it was.
+    public private(set) var singleThreadReason: String?
+    /// Hand out the reversal while it is being placed (decoding on other threads, reading here:
+    /// an encoder overlaps the decode). When the placement declines after frames were handed
+    /// out, reading throws ``PlacementDeclined``, and the caller starts again on one thread.
+    package var followsPlacement = false
+    /// The placement being followed, while it runs.
+    private var follower: PlacementFollower?
+    /// True once a parallel placement declined: the source is placed on one thread.
+    private var parallelDeclined = false
 
     /// The reversal of `source`; nothing is read before the first ``read(maximumFrames:)``.
     /// - Parameters:
     ///   - source: the source to reverse, read once forwards (twice if its length was wrong).
     ///   - blockFrames: frames per block placed; nil for the source's natural block.
+    ///   - threads: decode the source on up to this many threads, segment by segment (each on
+    ///     a reader of its own, seeking exactly), when its length is known and its readers seek
+    ///     bit-exactly (``PCMSource/independentReader()``); the frames placed are the same as
+    ///     with 1, which reads it once, forwards, on the calling thread.
     ///   - temporaryDirectory: where the placed frames wait (default: the system's temporary folder).
     ///   - progress: the reading of the source, as fractions of its length.
     ///   - cancellation: stops the work with `CancellationError` when set.
-    public init(_ source: any PCMSource, blockFrames: Int? = nil, temporaryDirectory: URL? = nil,
+    public init(_ source: any PCMSource, blockFrames: Int? = nil, threads: Int = 1, temporaryDirectory: URL? = nil,
                 progress: ProgressHandler? = nil, cancellation: CancellationFlag? = nil) {
         self.source = source
         requestedBlockFrames = blockFrames
+        self.threads = max(1, threads)
         self.temporaryDirectory = temporaryDirectory ?? FileManager.default.temporaryDirectory
         self.progress = progress
         self.cancellation = cancellation
@@ -58,6 +79,7 @@ public final class ReversedSource: PCMSource {
     }
 
     deinit {
+        follower?.stopAndWait()
         buffer.deallocate()
         scratch.deallocate()
     }
@@ -86,7 +108,17 @@ public final class ReversedSource: PCMSource {
     /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         if store == nil && passes == 0 { try prepare() }
-        let count = Int(min(Int64(maximumFrames), storedFrames - position))
+        var count = Int(min(Int64(maximumFrames), storedFrames - position))
+        if count > 0, let follower {
+            switch try follower.wait(until: position + Int64(count)) {
+            case .available(let complete):
+                count = Int(min(Int64(count), complete - position))
+                if complete == storedFrames { self.follower = nil }
+            case .declined(let reason):
+                try placeAfterDecline(reason)
+                count = Int(min(Int64(maximumFrames), storedFrames - position))
+            }
+        }
         guard count > 0, let store else { return nil }
         let frameBytes = format.bytesPerFrame
         reserve(&buffer, bytes: count * frameBytes)
@@ -108,12 +140,18 @@ public final class ReversedSource: PCMSource {
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         if store == nil && passes == 0 { try prepare() }
+        if let follower {
+            if case .declined(let reason) = try follower.wait(until: storedFrames) { try placeAfterDecline(reason) }
+            self.follower = nil
+        }
         position = min(max(frame, 0), storedFrames)
         return SeekedTo(required: frame, reached: position)
     }
 
     /// Deletes the temporary file now instead of when the source is released.
     public func close() {
+        follower?.stopAndWait()
+        follower = nil
         store = nil
         storedFrames = 0
     }
@@ -122,6 +160,10 @@ public final class ReversedSource: PCMSource {
     /// stored forwards otherwise.
     private func prepare() throws {
         let file = try TemporaryPCMFile(in: temporaryDirectory, bytesPerFrame: format.bytesPerFrame)
+        if followsPlacement, try startFollowing(into: file) {
+            store = file
+            return
+        }
         if source.length.frames != nil {
             storedFrames = try mirror(into: file, progress: progress, cancellation: cancellation)
         } else {
@@ -129,6 +171,49 @@ public final class ReversedSource: PCMSource {
             storedForwards = true
         }
         store = file
+    }
+
+    /// The segments of a stream of `frames` frames: forced by a test, else four a thread.
+    private func boundaries(for frames: Int64) -> [Int64] {
+        segmentBoundaries?(frames) ?? SegmentedPlacement.boundaries(totalFrames: frames, threads: threads)
+    }
+
+    /// Starts a placement on other threads, from the stream's end, for ``read(maximumFrames:)``
+    /// to follow; false when it cannot be done in parallel (then ``singleThreadReason`` says why).
+    private func startFollowing(into file: TemporaryPCMFile) throws -> Bool {
+        guard threads > 1, let expected = source.length.frames else { return false }
+        let blockFrames = try ReversePlacement.checkedBlockFrames(requestedBlockFrames ?? source.blockFrames ?? 1,
+                                                                  totalFrames: expected, frameBytes: format.bytesPerFrame)
+        let boundaries = boundaries(for: expected)
+        guard boundaries.count > 2 else {
+            singleThreadReason = SegmentedPlacement.tooShortReason
+            return false
+        }
+        guard let readers = try SegmentedPlacement.readers(of: source, count: min(threads, boundaries.count - 1)) else {
+            singleThreadReason = SegmentedPlacement.noReadersReason
+            return false
+        }
+        passes = 1
+        threadsUsed = readers.count
+        storedFrames = expected
+        resolvedBlockFrames = blockFrames
+        resolvedLength = PCMLength(frames: expected, source: source.length.source)
+        follower = PlacementFollower(readers: readers, totalFrames: expected, boundaries: boundaries, into: file,
+                                     cancellation: cancellation)
+        return true
+    }
+
+    /// The followed placement declined: placed again on one thread when nothing was handed
+    /// out yet; otherwise ``PlacementDeclined``.
+    private func placeAfterDecline(_ reason: String) throws {
+        follower = nil
+        singleThreadReason = reason
+        threadsUsed = 1
+        parallelDeclined = true
+        guard position == 0, let store else { throw PlacementDeclined(reason: reason) }
+        try store.discardWrites(expectingFrames: storedFrames)
+        resolvedLength = nil
+        storedFrames = try mirror(into: store, progress: nil, cancellation: cancellation)
     }
 
     /// Places every frame of the source at its mirrored position in `sink`, reading the source
@@ -141,6 +226,27 @@ public final class ReversedSource: PCMSource {
         }
         var lengthSource = source.length.source
         let frameBytes = format.bytesPerFrame
+        let blockFrames = try ReversePlacement.checkedBlockFrames(requestedBlockFrames ?? source.blockFrames ?? 1,
+                                                                  totalFrames: expected, frameBytes: frameBytes)
+        let boundaries = boundaries(for: expected)
+        if parallelDeclined {
+            // Placed on one thread after a parallel placement declined.
+        } else if threads > 1 && boundaries.count <= 2 {
+            singleThreadReason = SegmentedPlacement.tooShortReason
+        } else if threads > 1 {
+            passes = 1
+            switch try SegmentedPlacement.place(source, totalFrames: expected, direction: .mirrored, boundaries: boundaries,
+                                                threads: threads, into: sink, progress: progress, cancellation: cancellation) {
+            case .placed:
+                threadsUsed = min(threads, boundaries.count - 1)
+                resolvedBlockFrames = blockFrames
+                resolvedLength = PCMLength(frames: expected, source: lengthSource)
+                return expected
+            case .declined(let reason):
+                singleThreadReason = reason
+                try sink.discardWrites(expectingFrames: expected)
+            }
+        }
         for pass in 1...2 {
             passes = pass
             if source.position != 0 { try source.seek(to: 0) }

@@ -54,6 +54,8 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
     case tooManyChannels(path: String, codec: String, channels: Int, maximum: Int)
     /// The codec cannot hold the audio's sample rate; `supported` lists the rates it can.
     case unsupportedSampleRate(path: String, codec: String, sampleRate: Int, supported: [Int])
+    /// A waveform zoom that gives fewer than 2 samples a pixel at the file's sample rate.
+    case zoomFinerThanSamples(path: String, samplesPerPixel: Int, sampleRate: Int)
     /// An input of a composition has another rate or channel count than the first file's.
     case formatMismatch(path: String, sampleRate: Int, channels: Int, expectedSampleRate: Int, expectedChannels: Int)
     /// A composition without a file to take its format from.
@@ -107,6 +109,7 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
         case memoryLimit = "memory limit"
         case audioBitRate = "audio bit rate"
         case waveformSize = "waveform size"
+        case waveformZoom = "waveform zoom"
         case videoContainer = "video container"
         case audioCodec = "audio codec"
     }
@@ -160,6 +163,8 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): \(codec.uppercased()) holds at most \(maximum) channels and the audio has \(channels)"
         case .unsupportedSampleRate(let path, let codec, let sampleRate, let supported):
             return "\(path): \(codec) cannot hold \(sampleRate) Hz audio (it holds \(supported.map(String.init).joined(separator: ", ")) Hz)"
+        case .zoomFinerThanSamples(let path, let samplesPerPixel, let sampleRate):
+            return "\(path): at \(sampleRate) Hz that zoom gives \(samplesPerPixel) sample\(samplesPerPixel == 1 ? "" : "s") a pixel; a pixel needs at least 2"
         case .formatMismatch(let path, let rate, let channels, let expectedRate, let expectedChannels):
             return "\(path): \(rate) Hz, \(channels) channels, unlike the first file's \(expectedRate) Hz, \(expectedChannels) channels"
         case .nothingToCompose(let path):

@@ -20,6 +20,9 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
         case noSamples
         /// Lossy input decoded and encoded again (generation loss), and why it was not copied.
         case reencoded(codecs: [String], outputCodec: String, reason: String?)
+        /// The output decodes to another number of frames than were written: its container
+        /// cannot state the encoder's priming and padding (ADTS AAC); `reason` says so.
+        case framesNotStated(writtenFrames: Int64, decodedFrames: Int64, reason: String)
         /// Frames of a video stream that could not be decoded, or were left out, and why.
         case videoFramesLeftOut(count: Int, reason: String)
         /// The container lists more video frames than could be read.
@@ -57,6 +60,8 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
             return "the file holds no audio samples"
         case .reencoded(let codecs, let output, let reason):
             return "re-encoded: generation loss (\(codecs.joined(separator: ", ")) decoded and encoded again as \(output)\(reason.map { ": \($0)" } ?? ""))"
+        case .framesNotStated(_, _, let reason):
+            return reason
         case .videoFramesLeftOut(let count, let reason):
             return "\(count) frame\(count == 1 ? "" : "s") \(reason)"
         case .videoTruncated(let stated, let read):

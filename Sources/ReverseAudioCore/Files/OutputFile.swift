@@ -8,7 +8,8 @@ import Darwin
 /// Where an output goes, and how it gets there without ever leaving a partial file or
 /// replacing something that is not a regular file.
 ///
-/// - A new name, or an existing regular file (with `overwrite`), or a symbolic link to one: the
+/// - A new name, or an existing regular file you may write (with `overwrite`; as `cp`, never
+///   another user's read-only file), or a symbolic link to one: the
 ///   output is written under a short temporary name in the target's folder and published when
 ///   complete. Without `overwrite` the publication is a rename that refuses to replace (or a
 ///   hard link where that is missing), so of two concurrent runs exactly one wins; with it, a
@@ -71,6 +72,12 @@ package final class OutputFile {
             placement = .publishedAtomically
         case .regular:
             guard overwrite else { throw ReverseAudioError.outputExists(path: path) }
+            // As `cp` and `ffmpeg -y`, which open the file for writing: replacing it by a rename
+            // needs only the folder's permission, and would take another user's read-only file.
+            guard access(resolved.target.path, W_OK) == 0 else {
+                throw ReverseAudioError.cannotCreateOutput(
+                    path: path, reason: "permission denied: \(OutputFile.describeOwner(resolved.target.path)); -y replaces only a file you may write, as cp does")
+            }
             placement = .publishedAtomically
         case .special:
             placement = requiresSeekableFile ? .spooled : .writtenInPlace
@@ -150,12 +157,15 @@ package final class OutputFile {
         } else {
             try publishWithoutReplacing()
         }
+        ProcessCleanup.unregister(file: temporaryURL.path)
         isCommitted = true
     }
 
     /// Removes the temporary file, if any (never a file written in place).
     package func discard() {
-        if placement == .publishedAtomically { unlink(temporaryURL.path) }
+        guard placement == .publishedAtomically else { return }
+        unlink(temporaryURL.path)
+        ProcessCleanup.unregister(file: temporaryURL.path)
     }
 
     /// The temporary file's size in bytes, or 0.
@@ -193,6 +203,15 @@ package final class OutputFile {
 
     private func publishingError(_ code: Int32) -> ReverseAudioError {
         .writeFailed(path: url.displayPath, reason: "could not move the finished file into place: \(String(cString: strerror(code)))")
+    }
+
+    /// Why `path` may not be written, for a refusal: "it is not writable by you (mode 444, owned by user 0)".
+    static func describeOwner(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "it is not writable by you" }
+        let mode = String(status.st_mode & 0o7777, radix: 8)
+        let owner = status.st_uid == getuid() ? "yours" : "owned by user \(status.st_uid)"
+        return "it is not writable by you (mode \(mode), \(owner))"
     }
 
     /// True when `a` and `b` name the same file: same resolved path, or the same inode (a hard
@@ -296,6 +315,9 @@ extension OutputFile {
             let descriptor = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
             if descriptor >= 0 {
                 close(descriptor)
+                // A watchdog that ends the process from here on removes it (see ProcessCleanup).
+                // Registered only once it is ours: never another run's file of the same name.
+                ProcessCleanup.register(file: candidate.path)
                 return candidate
             }
             if errno != EEXIST {

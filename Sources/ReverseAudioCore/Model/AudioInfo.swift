@@ -45,14 +45,19 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// Where ``frames`` came from: the container's statement (PCM data size, FLAC STREAMINFO:
     /// exact unless the header is wrong, which a conversion detects and reports) or the packets.
     public let framesSource: LengthSource?
-    /// Total bit rate in bits per second.
+    /// Total bit rate in bits per second (the container's: every stream together).
     public let bitRate: Int?
+    /// The audio stream's own bit rate in bits per second, when the container or codec states it.
+    public let streamBitRate: Int?
+    /// The file's video streams (a video file's pictures, an MP3's cover art), in file order.
+    public let videoStreams: [VideoStreamInfo]
 
     /// Makes a description from its parts (the library makes these with `read(from:)`).
     public init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
                 bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,
-                tags: [String: String] = [:], framesSource: LengthSource? = nil) {
+                tags: [String: String] = [:], framesSource: LengthSource? = nil, streamBitRate: Int? = nil,
+                videoStreams: [VideoStreamInfo] = []) {
         self.path = path
         self.container = container
         self.containerName = containerName
@@ -68,6 +73,8 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         self.framesSource = frames == nil ? nil : framesSource
         self.frames = frames
         self.bitRate = bitRate
+        self.streamBitRate = streamBitRate
+        self.videoStreams = videoStreams
     }
 
     /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, rather than
@@ -82,7 +89,7 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         case containerDuration = "containerDurationSeconds"
         case frames
         case framesSource = "framesFrom"
-        case bitRate, tags
+        case bitRate, streamBitRate, videoStreams, tags
     }
 
     /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, so every object has the same keys.
@@ -104,6 +111,8 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         try container.encode(frames, forKey: .frames)
         try container.encode(framesSource, forKey: .framesSource)
         try container.encode(bitRate, forKey: .bitRate)
+        try container.encode(streamBitRate, forKey: .streamBitRate)
+        try container.encode(videoStreams, forKey: .videoStreams)
         try container.encode(tags, forKey: .tags)
     }
 }

@@ -91,14 +91,16 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// - Throws: ``ReverseAudioError/containerCannotHold(container:codec:holds:)`` when the
     ///   container cannot hold `codec`, ``ReverseAudioError/settingOutOfRange(_:value:allowed:)``
-    ///   for a bit rate outside 8 to 640 kb/s.
+    ///   for a bit rate outside 8 to 640 kb/s (320 kb/s for MP3).
     public init(container: Container, codec: Codec? = nil, bitRate: Int? = nil) throws {
         if let codec, !container.codecs.contains(codec) {
             throw ReverseAudioError.containerCannotHold(container: container.rawValue, codec: codec.rawValue,
                                                         holds: container.codecs.map(\.rawValue))
         }
-        if let bitRate, bitRate < 8000 || bitRate > 640_000 {
-            throw ReverseAudioError.settingOutOfRange(.bitRate, value: "\(bitRate / 1000) kb/s", allowed: "8 to 640 kb/s")
+        // MPEG audio layer III defines rates up to 320 kb/s; LAME refuses more.
+        let most = (codec ?? container.codecs[0]) == .mp3 ? 320_000 : 640_000
+        if let bitRate, bitRate < 8000 || bitRate > most {
+            throw ReverseAudioError.settingOutOfRange(.bitRate, value: "\(bitRate / 1000) kb/s", allowed: "8 to \(most / 1000) kb/s")
         }
         self.init(validated: container, codec: codec ?? (container == .m4a ? nil : container.codecs[0]), bitRate: bitRate)
     }

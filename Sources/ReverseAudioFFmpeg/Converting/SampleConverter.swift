@@ -23,6 +23,8 @@ public final class SampleConverter: PCMSource {
     private let resampler: Resampler?
     private let inputLayout: ChannelLayout
     private let narrowsTo24Bits: Bool
+    /// What was asked: the same conversion of another reader.
+    private let request: AudioFileSource.Conversion
     private var pending = PendingFrames()
     private var flushed = false
     /// The index of the next frame read.
@@ -47,6 +49,7 @@ public final class SampleConverter: PCMSource {
         narrowsTo24Bits = target == .s24 && ![.u8, .s16, .s24].contains(inner.sampleFormat)
         inputLayout = ChannelLayout(named: inner.channelLayoutName, channelCount: inner.channelCount)
         let request = AudioFileSource.Conversion(sampleFormat: sampleFormat, sampleRate: sampleRate, mixesToMono: mixingToMono)
+        self.request = request
         if let file = source as? AudioFileSource, file.adopt(request) {
             fused = true
             resampler = nil
@@ -75,6 +78,15 @@ public final class SampleConverter: PCMSource {
     public var blockFrames: Int? { source.blockFrames }
     /// The file the frames come from, for messages.
     public var name: String { source.name }
+
+    /// The same conversion of an independent reader of the source: none when the rate changes
+    /// (a resampler's output depends on everything before it). A conversion the file's decoder
+    /// took over comes with its reader.
+    public func independentReader() throws -> (any PCMSource)? {
+        guard request.sampleRate == nil, let inner = try source.independentReader() else { return nil }
+        if fused { return inner }
+        return try SampleConverter(inner, sampleFormat: request.sampleFormat, mixingToMono: request.mixesToMono)
+    }
 
     /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
     public func read(maximumFrames: Int) throws -> PCMChunk? {

@@ -15,7 +15,9 @@ import ReverseAudioCore
 /// the `movie_timescale` option keeps that duration in samples rather than rounding it to a
 /// millisecond. FFmpeg 5.1's mov demuxer then drops exactly the samples before the cut; it
 /// decodes the last packet whole (ignoring the edit's end, which Apple's players honour), so a
-/// decode with it is up to one AAC frame longer than the cut.
+/// decode with it is up to one AAC frame longer than the cut. The same cut is also stated as
+/// Apple's `iTunSMPB` (priming = the edit's `media_time`, padding = the rest of the last
+/// packet, the length), for players that read that instead (``MP4GaplessItem``).
 package enum EditListCut {
     /// What became of a cut.
     package enum Outcome {
@@ -76,6 +78,7 @@ package enum EditListCut {
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         var copied = 0
         var lastEnd: Int64 = 0
+        var firstCopied: Int64?
         /// How the copy ended.
         enum Copy { case written, cannotState(String), endOfFile }
         do {
@@ -106,6 +109,7 @@ package enum EditListCut {
                     guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
                     next = pts + packet.duration
                     copied += 1
+                    if firstCopied == nil { firstCopied = pts }
                     lastEnd = pts + frameSize
                     // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
                     // last packet: when the cut starts in that packet further in than the cut is
@@ -128,7 +132,9 @@ package enum EditListCut {
             }
             switch outcome {
             case .written:
-                break
+                let priming = range.lowerBound - (firstCopied ?? range.lowerBound)
+                let text = ITunesGapless.text(delay: Int(priming), padding: Int(lastEnd - range.upperBound), length: Int64(range.count))
+                try MP4GaplessItem.add(text: text, to: destination.temporaryURL)
             case .cannotState(let reason):
                 destination.discard()
                 return .refused(reason)

@@ -2,31 +2,52 @@ import FFmpeg
 import Foundation
 import ReverseAudioCore
 
-/// A cut of an MP3 file without re-encoding: the frames from enough before the cut for the
-/// decoder to converge (the bit reservoir's reach, as for a seek) through the frame holding its
-/// last sample are copied byte for byte, behind a LAME tag (written by libavformat's MP3 muxer)
-/// whose encoder delay and padding make a gapless decoder start exactly at the cut and stop
-/// exactly at its end.
+/// A cut of an MP3 file without re-encoding: the frames from the least pre-roll that decodes
+/// exactly (``MP3CutPlan``: worked out from each frame's side information) through the frame
+/// holding the cut's last sample, copied byte for byte behind a LAME tag (``LAMETag``) whose
+/// delay and padding make a gapless decoder (FFmpeg, mpg123) start exactly at the cut and stop
+/// exactly at its end, and an iTunes gapless comment stating the same.
 ///
-/// The tag's delay field has 12 bits: a cut whose pre-roll and offset need more than 4095
-/// samples cannot be stated, and ``cut(_:range:to:overwrite:cancellation:)`` returns nil (the
-/// caller re-encodes).
+/// When the first frames' main data begins in the bit reservoir before them, a frame that
+/// decodes to silence is prepended carrying exactly the missing bytes, so every copied frame
+/// decodes as in the continuous decode. The first frames of what was written are decoded and
+/// compared with the continuous decode, and the whole is decoded to check its length, before
+/// the file is kept.
 package enum PacketCopyCut {
-    /// The MP3 decoder's own delay, which the LAME tag's delay field leaves out.
-    static let decoderDelay = 529
-    static let maximumField = 4095
-    /// Frames from the first copied one whose data can lie in the bit reservoir before it.
-    static let reservoirFrames = 12
+    /// What became of a cut.
+    package enum Outcome {
+        /// Written and checked.
+        case written(Written)
+        /// Not written, and why: the caller re-encodes.
+        case refused(String)
+    }
+
+    /// What a cut wrote.
+    package struct Written {
+        /// Frames the file decodes to: the cut's length.
+        package let frames: Int64
+        /// Frames copied byte for byte.
+        package let copiedFrames: Int
+        /// Bytes of bit reservoir a prepended silent frame carries (0: none was needed).
+        package let reservoirBytes: Int
+        /// The LAME tag's delay and padding.
+        package let delay: Int
+        package let padding: Int
+    }
+
+    /// Retries with more pre-roll when a check of the first frames fails.
+    static let retries = 2
+    /// Frames decoded after the one holding the cut's start, at least, to check the copy.
+    static let checkedFrames = 2
 
     /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
-    /// - Returns: the frames the output decodes to, or nil when the tag cannot state the cut.
+    /// - Throws: ``ReverseAudioError/rangePastEnd(path:frame:isStart:length:sampleRate:)`` for
+    ///   a range past the end, and the errors of reading and writing.
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
-                            cancellation: CancellationFlag) throws -> Int64? {
+                            cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
-        guard source.traits.cutMethod == .mp3Frames, source.isSeekable else { return nil }
-        let frameSize = source.parameters.codecFrameSize > 0 ? source.parameters.codecFrameSize : max(source.decoder.frameSize, 1)
+        guard source.traits.cutMethod == .mp3Frames, source.isSeekable else { return .refused("only a seekable MP3 file's frames can be copied") }
         let index = PacketIndex(for: source)
-        let packet = try mappingFFmpegErrors(path: input.displayPath) { try Packet() }
         let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
         // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
         // padding) is only right that way.
@@ -34,87 +55,319 @@ package enum PacketCopyCut {
         if range.lowerBound >= index.indexedFrames || range.upperBound > index.indexedFrames {
             _ = try range.within(length: index.indexedFrames, sampleRate: source.parameters.sampleRate, path: input.displayPath)
         }
-        guard let last = index.packet(containing: range.upperBound - 1) else { return nil }
-        guard let holding = index.packet(containing: range.lowerBound) else { return nil }
-        var first = source.traits.restartPacket(holding: holding) { index.entries[$0].size }
-        // The decoder drops `skip` samples: at least its own delay, and what comes before the cut.
-        var skip = Int(range.lowerBound - index.entries[first].rawStart)
-        while skip < decoderDelay && first > 0 {
-            first -= 1
-            skip = Int(range.lowerBound - index.entries[first].rawStart)
+        guard let holding = index.packet(containing: range.lowerBound), let last = index.packet(containing: range.upperBound - 1) else {
+            return .refused("its frames could not be indexed")
         }
-        // A player counts the samples a fresh decoder gives from the first copied frame; a frame
-        // whose reservoir is missing gives none, which would move the cut. Start where every
-        // copied frame decodes (checked with libavcodec itself), as long as the tag can say it.
-        // Only the first frames can reach back before the copy (511 bytes: 8 frames at the
-        // lowest bit rate); the decode of the result checks the rest.
-        while skip - decoderDelay <= maximumField,
-              try !decodesEveryFrame(source, index: index, from: first, through: min(last, first + Self.reservoirFrames),
-                                     frameSize: frameSize) {
-            guard first > 0 else { return nil }
-            first -= 1
-            skip = Int(range.lowerBound - index.entries[first].rawStart)
+        let offset = Int(range.lowerBound - index.entries[holding].rawStart)
+        // FFmpeg's decoder takes each packet's skip side data as the samples still to drop: the
+        // last frame's (the end trim) arrives with 0, so a start trim still pending then is lost.
+        // A cut whose first and last samples lie in one frame (with samples before it) would
+        // decode too long with FFmpeg, whatever the tag says.
+        if last == holding && offset > 0 {
+            return .refused("it starts and ends inside one MP3 frame, which FFmpeg's decoder cannot trim at both ends")
         }
-        let frames = Int64(last - first + 1) * Int64(frameSize)
-        let padding = Int(frames - Int64(skip - decoderDelay) - Int64(range.count))
-        guard skip >= decoderDelay, skip - decoderDelay <= maximumField, (decoderDelay...maximumField).contains(padding) else { return nil }
+        let window = try Window(source, index: index, holding: holding, last: last, cancellation: cancellation)
+        guard let held = window.frames[holding], (0..<held.header.samplesPerFrame).contains(offset) else {
+            return .refused("the frame holding the cut's start is not an MP3 layer III frame")
+        }
+        guard held.header.bitRateIndex != 0 else { return .refused("free-format MP3 frames cannot be repaired") }
+
+        var reason = ""
+        for extra in 0...retries {
+            let plan: MP3CutPlan
+            do {
+                plan = try MP3CutPlan.make(holding: holding, offset: offset, extraFrames: extra, frames: window.frames,
+                                           lastCopied: last, payload: { window.packets[$0]?.bytes ?? [] })
+            } catch {
+                return .refused(error.reason)
+            }
+            guard let firstFrame = window.frames[plan.first] else { return .refused("the first frame kept is not an MP3 frame") }
+            // Samples a decoder starting at the first frame kept gives before the cut. The tag's
+            // delay leaves out the decoder's own 529: with fewer (a cut at the very start of a file
+            // without a LAME tag), a silent frame before the first adds a frame of lead-in; it
+            // leaves the decoder's state as a fresh one's, so the first frame decodes the same.
+            let framesLeadIn = Int(range.lowerBound - index.entries[plan.first].rawStart)
+            let reservoirFrame: [UInt8]?
+            if plan.reservoir.isEmpty && framesLeadIn >= LAMETag.decoderDelay {
+                reservoirFrame = nil
+            } else {
+                guard let made = MP3CutPlan.reservoirFrame(carrying: plan.reservoir, like: firstFrame.header) else {
+                    return .refused("no frame holds the \(plan.reservoir.count) bytes of bit reservoir the cut needs")
+                }
+                reservoirFrame = made
+            }
+            // The original decode must run on unbroken from the first frame kept to the last: a
+            // trim inside (the padding of one of two files put end to end) cannot be stated.
+            let entries = index.entries
+            if (plan.first...last).contains(where: { ($0 < last && entries[$0].skip.end > 0) || ($0 > plan.first && entries[$0].skip.start > 0) }) {
+                return .refused("its decode is trimmed between the frames kept (two files put end to end?): a LAME tag states only a start and an end")
+            }
+            let samplesPerFrame = firstFrame.header.samplesPerFrame
+            let leadIn = (reservoirFrame == nil ? 0 : samplesPerFrame) + framesLeadIn
+            let delay = leadIn - LAMETag.decoderDelay
+            guard delay >= 0, delay <= LAMETag.maximumField else {
+                return .refused("the LAME tag's 12-bit delay cannot state \(delay) samples of lead-in")
+            }
+            if let mismatch = try check(window, plan: plan, reservoirFrame: reservoirFrame, leadIn: leadIn, range: range,
+                                        index: index, last: last) {
+                reason = mismatch
+                continue
+            }
+            return try write(source, index: index, plan: plan, reservoirFrame: reservoirFrame, last: last, range: range,
+                             delay: delay, samplesPerFrame: samplesPerFrame, to: output, input: input, overwrite: overwrite,
+                             cancellation: cancellation)
+        }
+        return .refused(reason)
+    }
+
+    // MARK: Reading
+
+    /// The packets around the cut's start, read once: the frames whose main-data areas may
+    /// hold the reservoir the first kept frames need, those frames, and the ones a check decodes.
+    struct Window {
+        let source: AudioInput
+        let packets: [Int: Packet]
+        let frames: [Int: MPEGAudioFrame]
+        /// Where a decode as exact as the continuous one can start for each frame: the
+        /// worst-case reservoir reach before it (a seek's rule), for the check.
+        let restart: (Int) -> Int
+
+        init(_ source: AudioInput, index: PacketIndex, holding: Int, last: Int, cancellation: CancellationFlag) throws {
+            let entries = index.entries
+            let traits = source.traits
+            let restart = { (holding: Int) in traits.restartPacket(holding: holding) { entries[$0].size } }
+            // Back: the reference decode for the earliest first frame a retry may try, and 64
+            // frames (the reservoir reaches at most 511 bytes back: 10 frames of the smallest kind).
+            let earliest = max(0, holding - 2 - PacketCopyCut.retries - 2)
+            let low = max(0, min(restart(earliest), holding - 64))
+            // Forward: a frame's data can begin at most 511 bytes before it, so 32 frames on
+            // are past any reach into the first frames; and the frames a check decodes.
+            let high = min(last, holding + 32)
+            var packets: [Int: Packet] = [:]
+            var frames: [Int: MPEGAudioFrame] = [:]
+            try mappingFFmpegErrors(path: source.path) {
+                try source.demuxer.seek(toByte: entries[low].position)
+                let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+                var next = low
+                let packet = try Packet()
+                while next <= high, try reader.next(into: packet) {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    guard let position = packet.filePosition, position >= entries[next].position else { continue }
+                    guard position == entries[next].position else {
+                        throw ReverseAudioError.decodingFailed(path: source.path, reason: "the frames moved while reading them")
+                    }
+                    let kept = try Packet()
+                    try kept.reference(packet)
+                    try kept.setSkipSamples(start: 0, end: 0)
+                    packets[next] = kept
+                    if let frame = kept.withBytes({ MPEGAudioFrame(bytes: $0) }), frame.header.frameSize == kept.size {
+                        frames[next] = frame
+                    }
+                    next += 1
+                }
+            }
+            self.source = source
+            self.packets = packets
+            self.frames = frames
+            self.restart = restart
+        }
+    }
+
+    // MARK: Checking
+
+    /// Decodes the first frames of the cut as they will be written and compares them with a
+    /// decode as exact as the continuous one; nil when they are equal, else what differs.
+    private static func check(_ window: Window, plan: MP3CutPlan, reservoirFrame: [UInt8]?, leadIn: Int, range: Range<Int64>,
+                              index: PacketIndex, last: Int) throws -> String? {
+        guard let holding = index.packet(containing: range.lowerBound) else { return "the cut's start is not indexed" }
+        let through = min(last, max(holding + checkedFrames, plan.lastReachingBack))
+        let reference = window.restart(plan.first)
+        guard (reference...through).allSatisfy({ window.packets[$0] != nil }) else { return "the frames to check were not read" }
+        var ours: [Packet] = []
+        if let reservoirFrame { ours.append(try mappingFFmpegErrors(path: "") { try Packet(bytes: reservoirFrame) }) }
+        ours += (plan.first...through).compactMap { window.packets[$0] }
+        let exact = (reference...through).compactMap { window.packets[$0] }
+        let decoded = try window.decode(ours)
+        let expected = try window.decode(exact)
+        // Output frame A is sample `leadIn` of ours and sample A − rawStart(reference) of the exact decode.
+        let end = min(range.upperBound, index.entries[through].outputStart + index.entries[through].emitted)
+        let count = Int(end - range.lowerBound)
+        let exactStart = Int(range.lowerBound - index.entries[reference].rawStart)
+        guard count > 0, decoded.channels.count == expected.channels.count, !decoded.channels.isEmpty else {
+            return "the first frames kept decode to nothing"
+        }
+        let size = decoded.bytesPerSample
+        for channel in decoded.channels.indices {
+            let mine = decoded.channels[channel]
+            let theirs = expected.channels[channel]
+            guard mine.count >= (leadIn + count) * size, theirs.count >= (exactStart + count) * size,
+                  mine[(leadIn * size)..<((leadIn + count) * size)] == theirs[(exactStart * size)..<((exactStart + count) * size)]
+            else {
+                return "the first frames kept do not decode as in the continuous decode (checked \(count) frames from the cut's start)"
+            }
+        }
+        return nil
+    }
+
+    // MARK: Writing
+
+    /// The ID3v2 version of the tag written (the MP3 muxer's default).
+    static let id3Version = 4
+
+    /// Writes the tag frame, the reservoir frame and the copied frames; checks the result's length.
+    private static func write(_ source: AudioInput, index: PacketIndex, plan: MP3CutPlan, reservoirFrame: [UInt8]?, last: Int,
+                              range: Range<Int64>, delay: Int, samplesPerFrame: Int, to output: URL, input: URL,
+                              overwrite: Bool, cancellation: CancellationFlag) throws -> Outcome {
+        // The copied bytes are read twice: once for the tag's frame count, sizes and CRC, once to write.
+        var sizes: [Int] = reservoirFrame.map { [$0.count] } ?? []
+        var musicCRC = reservoirFrame.map { LAMETag.crc($0) } ?? 0
+        var bitRates = Set<Int>()
+        var firstHeader: MPEGAudioHeader?
+        var frames = reservoirFrame == nil ? 0 : 1
+        if let reservoirFrame, let header = MPEGAudioHeader(word(reservoirFrame)) { bitRates.insert(header.bitRateIndex) }
+        // A packet that is not a frame (a tag between two files put end to end) decodes to
+        // nothing, but FFmpeg's demuxer counts a frame's duration for it, which would move the
+        // end trim: it is left out.
+        try forEachPacket(source, index: index, from: plan.first, through: last, cancellation: cancellation) { packet in
+            packet.withBytes { bytes in
+                guard let frame = MPEGAudioFrame(bytes: bytes) else { return }
+                sizes.append(bytes.count)
+                musicCRC = LAMETag.crc(bytes, continuing: musicCRC)
+                frames += 1
+                bitRates.insert(frame.header.bitRateIndex)
+                if firstHeader == nil { firstHeader = frame.header }
+            }
+        }
+        guard let firstHeader else { return .refused("the first frame kept is not an MP3 frame") }
+        let padding = frames * samplesPerFrame - delay - range.count
+        guard (LAMETag.decoderDelay...LAMETag.maximumField).contains(padding) else {
+            return .refused("the LAME tag's 12-bit padding cannot state \(padding) samples")
+        }
+        let tag = LAMETag(frames: frames, frameSizes: sizes, musicCRC: musicCRC, delay: delay, padding: padding,
+                          encoder: encoderName(source), isVariable: bitRates.count > 1)
+        let tagFrame = tag.frame(like: firstHeader)
+        let comment = ITunesGapless.id3CommentFrame(text: tag.iTunesGaplessText(length: Int64(range.count)), version: id3Version)
+        let room = comment.count + 16
+        let parameters = source.parameters
+        let frameDuration = max(1, Int64(samplesPerFrame) * Int64(parameters.timeBaseDenominator)
+                                    / max(1, Int64(parameters.timeBaseNumerator) * Int64(parameters.sampleRate)))
 
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         do {
             try mappingFFmpegErrors(path: output.displayPath) {
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: EncoderChoice.muxer(for: .mp3))
-                try muxer.addStream(copying: source.demuxer, stream: source.streamIndex,
-                                    initialPadding: skip, trailingPadding: padding)
+                try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
                 muxer.setMetadata(source.tags)
-                try muxer.writeHeader()
-                try source.demuxer.seek(toByte: index.entries[first].position)
-                var copied = 0
-                while copied < last - first + 1, try reader.next(into: packet) {
-                    if cancellation.isCancelled { throw CancellationError() }
-                    guard packet.filePosition == index.entries[first + copied].position else {
-                        throw ReverseAudioError.decodingFailed(path: input.displayPath, reason: "the frames moved while copying them")
-                    }
-                    // libavformat's MP3 muxer takes the LAME tag's delay from the first packet's
-                    // skip-samples side data and its padding from the last packet's.
-                    let isFirst = copied == 0
-                    let isLast = first + copied == last
-                    try packet.setSkipSamples(start: isFirst ? skip : 0, end: isLast ? padding - decoderDelay : 0)
+                // The muxer writes the ID3v2 tag (with room left for the gapless comment) and
+                // then the frames as they are given: the tag frame is ours, not the muxer's.
+                try muxer.writeHeader(options: ["write_xing": "0", "id3v2_version": String(id3Version),
+                                                "metadata_header_padding": String(room)])
+                var timestamp: Int64 = 0
+                func send(_ packet: Packet) throws(FFmpegError) {
+                    packet.clearForCopy()
+                    packet.setTimestamp(timestamp)
+                    packet.setDuration(frameDuration)
+                    timestamp += frameDuration
                     try muxer.write(packet, stream: 0)
-                    copied += 1
+                }
+                try send(try Packet(bytes: tagFrame))
+                if let reservoirFrame { try send(try Packet(bytes: reservoirFrame)) }
+                try forEachPacket(source, index: index, from: plan.first, through: last, cancellation: cancellation) { packet in
+                    if packet.withBytes({ MPEGAudioFrame(bytes: $0) }) != nil { try send(packet) }
                 }
                 try muxer.finish()
             }
+            try insertComment(comment, into: destination.temporaryURL, room: room)
         } catch {
             destination.discard()
             throw error
         }
-        // The tag's arithmetic holds for every cut we know of, but a very short one can meet a
-        // demuxer that does not apply it: decode what was written and keep it only if it holds
-        // exactly the frames asked for.
+        // Keep the file only if it decodes to exactly the frames asked for.
         guard try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
             destination.discard()
-            return nil
+            return .refused("the file written does not decode to the cut's length")
         }
         try destination.commit()
-        return Int64(range.count)
+        return .written(Written(frames: Int64(range.count), copiedFrames: frames - (reservoirFrame == nil ? 0 : 1),
+                                reservoirBytes: plan.reservoir.count, delay: delay, padding: padding))
     }
 
-    /// True when a fresh decoder fed packets `first...last` (without their gapless trimming)
-    /// gives a whole frame for each.
-    private static func decodesEveryFrame(_ source: AudioInput, index: PacketIndex, from first: Int, through last: Int,
-                                          frameSize: Int) throws -> Bool {
-        try mappingFFmpegErrors(path: source.path) {
-            try source.demuxer.seek(toByte: index.entries[first].position)
-            let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
-            var packets: [Packet] = []
-            while packets.count < last - first + 1 {
-                let packet = try Packet()
-                guard try reader.next(into: packet) else { break }
-                try packet.setSkipSamples(start: 0, end: 0)
-                packets.append(packet)
+    /// Calls `body` with each packet `first...last` of the stream, read in order from the file.
+    private static func forEachPacket(_ source: AudioInput, index: PacketIndex, from first: Int, through last: Int,
+                                      cancellation: CancellationFlag, _ body: (Packet) throws -> Void) throws {
+        let entries = index.entries
+        let packet = try mappingFFmpegErrors(path: source.path) { try Packet() }
+        let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+        try mappingFFmpegErrors(path: source.path) { try source.demuxer.seek(toByte: entries[first].position) }
+        var next = first
+        while next <= last, try mappingFFmpegErrors(path: source.path, { try reader.next(into: packet) }) {
+            if cancellation.isCancelled { throw CancellationError() }
+            guard let position = packet.filePosition, position >= entries[next].position else { continue }
+            guard position == entries[next].position else {
+                throw ReverseAudioError.decodingFailed(path: source.path, reason: "the frames moved while copying them")
             }
-            return try FrameDecoder.samples(decoding: packets, demuxer: source.demuxer, streamIndex: source.streamIndex)
-                .reduce(0, +) == (last - first + 1) * frameSize
+            try body(packet)
+            next += 1
+        }
+        guard next > last else {
+            throw ReverseAudioError.decodingFailed(path: source.path, reason: "the file ended while copying its frames")
+        }
+    }
+
+    /// The first four bytes of `bytes` as a big-endian word.
+    private static func word(_ bytes: [UInt8]) -> UInt32 {
+        bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The encoder named in the tag: the input's own (LAME's "LAME3.100", FFmpeg's "Lavc59.37"),
+    /// as FFmpeg's demuxer read it from the input's tags, when it is one FFmpeg's demuxer honours
+    /// a delay from; otherwise "Lavf", as libavformat's own MP3 muxer names itself.
+    private static func encoderName(_ source: AudioInput) -> String {
+        let stated = source.demuxer.tags(stream: source.streamIndex).first { $0.key.lowercased() == "encoder" }?.value ?? ""
+        return ["LAME", "Lavf", "Lavc"].contains(String(stated.prefix(4))) ? String(stated.prefix(9)) : "Lavf"
+    }
+
+    /// Writes `comment` (an ID3v2 frame) into the zero padding at the end of the ID3v2 tag that
+    /// opens `file`, where the muxer left `room` bytes for it.
+    private static func insertComment(_ comment: [UInt8], into file: URL, room: Int) throws {
+        let handle = try FileHandle(forUpdating: file)
+        defer { try? handle.close() }
+        let head = [UInt8](try handle.read(upToCount: 10) ?? Data())
+        guard head.count == 10, head[0] == 0x49, head[1] == 0x44, head[2] == 0x33 else { return }   // "ID3"
+        let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+        let start = 10 + size - room
+        guard start >= 10, comment.count <= room else { return }
+        try handle.seek(toOffset: UInt64(start))
+        let padding = [UInt8](try handle.read(upToCount: room) ?? Data())
+        guard padding.count == room, padding.allSatisfy({ $0 == 0 }) else { return }
+        try handle.seek(toOffset: UInt64(start))
+        try handle.write(contentsOf: Data(comment))
+    }
+}
+
+extension PacketCopyCut.Window {
+    /// Decodes `packets` in order with a fresh decoder of the stream (no gapless trimming):
+    /// each channel's samples as bytes.
+    func decode(_ packets: [Packet]) throws -> (channels: [[UInt8]], bytesPerSample: Int) {
+        try mappingFFmpegErrors(path: source.path) {
+            let decoder = try Decoder(demuxer: source.demuxer, streamIndex: source.streamIndex)
+            let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex))
+            let frame = try Frame()
+            var channels: [[UInt8]] = []
+            var size = 0
+            let collect = { (decoded: Frame) in
+                size = decoded.bytesPerSample
+                decoded.appendSamples(to: &channels)
+            }
+            do {
+                for packet in packets { try loop.decode(packet, into: frame, deliver: collect) }
+                try loop.drain(into: frame, deliver: collect)
+            } catch let error as FFmpegError {
+                throw error
+            } catch {
+                throw FFmpegError(code: -1, operation: "decoding the first frames of a cut")
+            }
+            return (channels, size)
         }
     }
 }

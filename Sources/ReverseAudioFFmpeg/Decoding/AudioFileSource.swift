@@ -30,6 +30,7 @@ public final class AudioFileSource: PCMSource {
     private var input: AudioInput
     private var positioner: FramePositioner
     private let isCancelled: @Sendable () -> Bool
+    private let cancellation: CancellationFlag
     private var conversion: Conversion
     private var resampler: Resampler
     /// The samples delivered.
@@ -52,6 +53,9 @@ public final class AudioFileSource: PCMSource {
     private var damagedAtStart = false
     /// The cap on the index FFmpeg keeps of the packets read, when one is set.
     private var indexMemoryLimit: Int?
+    /// PCM read from the file without decoding, once the first read or seek found it possible.
+    private var raw: RawPCMReader?
+    private var rawDecided = false
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -72,16 +76,28 @@ public final class AudioFileSource: PCMSource {
     ///   - url: the file.
     ///   - cancellation: polled between packets and by FFmpeg during blocking I/O; once set,
     ///     reading throws `CancellationError`.
-    public init(url: URL, cancellation: CancellationFlag? = nil) throws {
+    public convenience init(url: URL, cancellation: CancellationFlag? = nil) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil)
+    }
+
+    /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
+    /// instead of being resolved again.
+    private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?) throws {
         self.url = url
-        let flag = cancellation ?? CancellationFlag()
+        cancellation = flag
         isCancelled = flag.check
-        // An MP4's length is checked by decoding its last frames, which needs an open of its
-        // own: checked first, on an open given up before the decode's own, as two opens at
-        // once would hold two copies of the sample table (7 MiB an hour of AAC).
-        (input, resolution) = try Self.open(url, isCancelled: flag.check)
+        if let shared {
+            // One of several readers decoding side by side: its decoder keeps to its own thread.
+            (input, resolution) = (try AudioInput(url: url, isCancelled: flag.check, decoderThreads: 1), shared)
+        } else {
+            // An MP4's length is checked by decoding its last frames, which needs an open of its
+            // own: checked first, on an open given up before the decode's own, as two opens at
+            // once would hold two copies of the sample table (7 MiB an hour of AAC).
+            (input, resolution) = try Self.open(url, isCancelled: flag.check)
+        }
         let input = input
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
+        if let index = shared?.index { positioner.adopt(index) }
         sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
         conversion = Conversion()
         resampler = Resampler(channels: .unchanged, type: sourceSampleFormat.sampleType)
@@ -183,7 +199,8 @@ public final class AudioFileSource: PCMSource {
     /// Resolves the length and keeps every packet's place on the way (MP3, ADTS AAC), for a
     /// reader that will seek often (playback).
     package func resolveLengthKeepingIndex() throws -> PCMLength {
-        if resolution == nil, input.traits.needsPacketIndex {
+        // Also when the length was resolved without keeping the index (a range asked for it first).
+        if input.traits.needsPacketIndex, resolution?.index == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
             if let index = resolution?.index { positioner.adopt(index) }
@@ -191,10 +208,57 @@ public final class AudioFileSource: PCMSource {
         return try resolveLength()
     }
 
+    /// Whether decoding `range` (nil: everything) on several threads repays what readers on
+    /// other threads need first: the length, and for an MP3 the place of every packet (they
+    /// seek by it). A stated length costs nothing; an MP3's packets cost a read of every packet
+    /// header of the file (about 0.1 s an hour), which a range repays only when it is a good
+    /// share of the file (a seek alone reads just the packets before its target).
+    package func readersRepaySetUp(for range: Range<Int64>?) -> Bool {
+        guard let range, input.traits.needsPacketIndex else { return true }
+        guard let seconds = input.demuxer.durationSeconds, seconds > 0 else { return false }
+        let fileFrames = seconds * Double(format.sampleRate)
+        let kept = min(Double(range.upperBound), fileFrames) - Double(range.lowerBound)
+        return kept >= fileFrames / 4
+    }
+
+    /// Why a range that does not ``readersRepaySetUp(for:)`` is decoded on one thread.
+    package static let shortRangeReason = "the range is less than a quarter of the file: finding every packet for other threads would cost more than they save"
+
+    /// Finds what ``independentReader()`` needs, when decoding `range` on several threads
+    /// repays it (``readersRepaySetUp(for:)``).
+    package func prepareIndependentReaders(for range: Range<Int64>?) throws {
+        if readersRepaySetUp(for: range) { _ = try resolveLengthKeepingIndex() }
+    }
+
+    /// An independent reader of the same frames, for another thread: the file opened again
+    /// with the same conversion, sharing this reader's resolved length and packet index (which
+    /// is complete, so never changes again). None for a pipe, a codec whose restarted decode is
+    /// not bit-exact (AAC's noise substitution, Opus), a rate conversion, a length not yet
+    /// resolved, or a stream damaged at its start (decoded whole, on one thread).
+    public func independentReader() throws -> (any PCMSource)? {
+        guard input.isSeekable, input.traits.seekExactness == .bitExact, conversion.sampleRate == nil, !damagedAtStart,
+              decodedLength == nil, let resolution, resolution.length.frames != nil,
+              !input.traits.needsPacketIndex || resolution.index != nil else { return nil }
+        let reader = try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution)
+        guard reader.adopt(conversion), reader.format == format, !reader.damagedAtStart else { return nil }
+        return reader
+    }
+
     // MARK: Reading
 
     /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
+        if !rawDecided { decideRaw() }
+        if let raw {
+            if isCancelled() { throw CancellationError() }
+            guard let chunk = try raw.read(maximumFrames: maximumFrames) else {
+                reachEnd()
+                return nil
+            }
+            position = raw.position
+            atStart = false
+            return chunk
+        }
         let frameBytes = format.bytesPerFrame
         while true {
             if let chunk = pending.take(maximumFrames, frameBytes: frameBytes, position: position) {
@@ -233,6 +297,34 @@ public final class AudioFileSource: PCMSource {
         pending.set(start, frames: frames)
     }
 
+    /// Reads PCM straight from the file from now on when its bytes are the decoded samples, no
+    /// conversion is asked, and its data's place and length are known (a regular file whose
+    /// first packet was decoded cleanly).
+    /// True when a seek searches the file for its place (a FLAC file without a seek table, Ogg):
+    /// no packet index of ours, no table of the container's, no arithmetic of PCM's. Such a
+    /// seek costs about a millisecond. A container's table fills the demuxer's index when the
+    /// file opens (an hour of M4A: 155,000 entries; a FLAC seek table: one every 10 s); without
+    /// one it holds only the few packets probing read (3 for a FLAC file).
+    package var seeksBySearching: Bool {
+        !input.traits.needsPacketIndex && input.traits.family != .pcm
+            && input.demuxer.indexEntryCount(stream: input.streamIndex) < 16
+    }
+
+    /// True when the samples are read straight from the file (PCM whose bytes are the samples,
+    /// no conversion): no decoder, so nothing for other threads to share.
+    package var readsStoredSamples: Bool {
+        if !rawDecided { decideRaw() }
+        return raw != nil
+    }
+
+    private func decideRaw() {
+        rawDecided = true
+        guard input.traits.storesDecodedSamples, input.isSeekable, conversion == Conversion(), statedEnd == nil, !damagedAtStart,
+              format.sampleFormat == sourceSampleFormat, input.parameters.blockAlign == format.bytesPerFrame,
+              let dataStart = positioner.firstPacketPosition, let frames = (try? resolveLength())?.frames else { return }
+        raw = RawPCMReader(url: url, path: name, dataStart: dataStart, frameBytes: format.bytesPerFrame, frames: frames)
+    }
+
     /// Notes where the stream ended: the length reading gave.
     private func reachEnd() {
         if decodedLength == nil || position > decodedLength! { decodedLength = position }
@@ -243,6 +335,12 @@ public final class AudioFileSource: PCMSource {
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         guard frame >= 0 else { throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative") }
         if frame == 0 && atStart { return SeekedTo(required: 0, reached: 0) }
+        if !rawDecided { decideRaw() }
+        if let raw {
+            position = raw.seek(to: frame)
+            atStart = false
+            return SeekedTo(required: frame, reached: position)
+        }
         if conversion.sampleRate != nil && frame != 0 {
             throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
         }
@@ -280,7 +378,7 @@ public final class AudioFileSource: PCMSource {
 
     /// Opens the file again: a fresh demuxer and decoder, as for the first read.
     private func reopen() throws {
-        let fresh = try AudioInput(url: url, isCancelled: isCancelled)
+        let fresh = try AudioInput(url: url, isCancelled: isCancelled, decoderThreads: input.decoderThreads)
         if let indexMemoryLimit { fresh.demuxer.limitIndexMemory(to: indexMemoryLimit) }
         let flag = isCancelled
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
@@ -349,7 +447,10 @@ public final class AudioFileSource: PCMSource {
         // The length used, at the stream's rate: what decoding gave, or what resolving found.
         let known = decodedLength.map { format.sampleRate == rate ? $0 : $0 * Int64(rate) / Int64(max(format.sampleRate, 1)) }
             ?? resolution?.length.frames
-        if let stated = parameters.statedDurationSamples, stated > 0, let known, known != stated,
+        // At another rate whole output frames are counted: mapped back, the count is uncertain by
+        // one output frame's worth of stream frames (at 1 Hz, half a second rounds to nothing).
+        let slack = format.sampleRate == rate ? 0 : Int64(rate / max(format.sampleRate, 1)) + 1
+        if let stated = parameters.statedDurationSamples, stated > 0, let known, abs(known - stated) > slack,
            !input.demuxer.durationIsEstimatedFromBitRate {
             if parameters.traits.containerStatesLength {
                 // PCM and FLAC state their length exactly: any difference is worth a word. Less
@@ -367,7 +468,7 @@ public final class AudioFileSource: PCMSource {
            let frames = predicted.frames, frames != decodedLength, kinds.isEmpty {
             kinds.append(.lengthDiffers(predictedFrames: frames, decodedFrames: decodedLength, isRange: false))
         }
-        if decodedLength == 0 { kinds.append(.noSamples) }
+        if decodedLength == 0 && (slack == 0 || (parameters.statedDurationSamples ?? 0) <= slack) { kinds.append(.noSamples) }
         return kinds.map { ReverseAudioWarning($0, subject: name) }
     }
 }

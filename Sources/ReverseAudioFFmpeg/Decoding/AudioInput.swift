@@ -20,8 +20,12 @@ package final class AudioInput {
 
     /// The file as it was named, for messages.
     package let path: String
+    /// The decoder's own threads, as asked (0: as many as it uses).
+    package let decoderThreads: Int
 
-    package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil) throws {
+    /// - Parameter decoderThreads: the decoder's own threads (0: as many as it uses; 1: one of several decoders side by side).
+    package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil, decoderThreads: Int = 0) throws {
+        self.decoderThreads = decoderThreads
         self.isCancelled = isCancelled
         path = url.displayPath
         self.url = url
@@ -57,7 +61,7 @@ package final class AudioInput {
         }
         parameters = demuxer.audioStream(at: streamIndex)
         do {
-            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex)
+            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
         } catch {
             if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName) }
             throw ReverseAudioError.decodingFailed(
@@ -84,7 +88,13 @@ package final class AudioInput {
             bitsPerSample: parameters.bitsPerSample, containerDuration: demuxer.durationSeconds,
             frames: frames, bitRate: demuxer.bitRate ?? parameters.bitRate,
             tags: Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }),
-            framesSource: framesSource)
+            framesSource: framesSource, streamBitRate: parameters.bitRate,
+            videoStreams: demuxer.videoStreamIndices().map { index in
+                let stream = demuxer.videoStream(at: index)
+                return VideoStreamInfo(index: index, codec: stream.codecName, width: stream.width, height: stream.height,
+                                       frameRate: stream.averageFrameRate?.doubleValue, duration: stream.durationSeconds,
+                                       isAttachedPicture: demuxer.isAttachedPicture(stream: index))
+            })
     }
 
     /// Turns the common ways a path is not a readable file into clear errors before FFmpeg

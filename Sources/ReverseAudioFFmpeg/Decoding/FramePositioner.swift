@@ -38,7 +38,8 @@ final class FramePositioner {
     /// True after the first seek: from then on packets are stamped from the index.
     private var hasSought = false
     /// The file positions of the first and the last packet of the stream read.
-    private var firstPacketPosition: Int64?
+    /// Where the stream's first packet starts in the file (PCM: its data).
+    private(set) var firstPacketPosition: Int64?
     private var lastPacketPosition: Int64?
 
     init(input: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws(FFmpegError) {

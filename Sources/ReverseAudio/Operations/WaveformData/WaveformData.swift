@@ -1,0 +1,149 @@
+import Foundation
+import ReverseAudioCore
+import ReverseAudioFFmpeg
+
+/// Waveform data for web players (peaks.js, wavesurfer.js) in BBC audiowaveform's `.dat` and
+/// `.json` formats, byte for byte as audiowaveform writes them.
+///
+/// Each pixel holds the smallest and largest 16-bit sample of `samplesPerPixel` frames (the
+/// last pixel what is left), of the channels mixed to one (their sum divided by their count)
+/// or of each channel apart. Several zoom levels come from one decoding pass:
+///
+/// ```swift
+/// let song = URL(fileURLWithPath: "song.mp3")
+/// try WaveformData.write(song, to: [256, 512, 1024].map {
+///     WaveformData.Output(URL(fileURLWithPath: "song-\($0).dat"), zoom: .samplesPerPixel($0))
+/// })
+/// ```
+///
+/// `.dat` (little-endian): version (1 for one channel, 2 for more), flags (bit 0: 8-bit values),
+/// sample rate, samples per pixel, pixel count, the channel count (version 2 only), then per
+/// pixel and channel the minimum and maximum as 16-bit or 8-bit integers. `.json`: the same
+/// numbers under `version` (always 2), `channels`, `sample_rate`, `samples_per_pixel`, `bits`,
+/// `length` and `data`. 8-bit values are the 16-bit ones divided by 256, truncated toward zero.
+public enum WaveformData {
+    /// The file formats, chosen by the output's extension.
+    public enum Format: String, Sendable, CaseIterable {
+        /// audiowaveform's binary format.
+        case dat
+        /// audiowaveform's JSON format.
+        case json
+
+        /// The format `url`'s extension names, if any.
+        public init?(url: URL) { self.init(rawValue: url.pathExtension.lowercased()) }
+    }
+
+    /// How many frames one pixel covers.
+    public enum Zoom: Sendable, Equatable {
+        /// A number of frames (at least 2).
+        case samplesPerPixel(Int)
+        /// A number of pixels a second: the sample rate divided by it, truncated, as audiowaveform
+        /// does (at least 2 frames).
+        case pixelsPerSecond(Int)
+
+        /// The frames a pixel covers at `sampleRate`.
+        public func samplesPerPixel(atRate sampleRate: Int) -> Int {
+            switch self {
+            case .samplesPerPixel(let frames): return frames
+            case .pixelsPerSecond(let pixels): return pixels > 0 ? sampleRate / pixels : 0
+            }
+        }
+    }
+
+    /// One file to write: its name (`.dat` or `.json`) and its zoom.
+    public struct Output: Sendable, Equatable {
+        /// The file to write (under a temporary name, published whole).
+        public let url: URL
+        /// How many frames one of its pixels covers.
+        public let zoom: Zoom
+
+        /// The file `url` at `zoom`.
+        public init(_ url: URL, zoom: Zoom) {
+            self.url = url
+            self.zoom = zoom
+        }
+    }
+
+    /// What was written.
+    public struct Written: Sendable, Equatable {
+        /// Frames measured.
+        public let frames: Int64
+        /// The input's sample rate.
+        public let sampleRate: Int
+        /// Channels in each file: 1 when mixed.
+        public let channels: Int
+        /// Per output, in order: its samples per pixel and its pixel count.
+        public let levels: [(samplesPerPixel: Int, pixels: Int64)]
+
+        /// Equal when every figure is (tuples have no `==` of their own to synthesise from).
+        public static func == (a: Written, b: Written) -> Bool {
+            a.frames == b.frames && a.sampleRate == b.sampleRate && a.channels == b.channels
+                && a.levels.elementsEqual(b.levels) { $0 == $1 }
+        }
+    }
+
+    /// The bit depths a file can have.
+    public static let bitDepths = [8, 16]
+
+    /// Writes each of `outputs` from one decode of `input`.
+    /// - Parameters:
+    ///   - input: the audio file.
+    ///   - outputs: the files, `.dat` or `.json`, each at its zoom.
+    ///   - bits: 8 or 16 bits a value.
+    ///   - splitChannels: a min/max pair per channel instead of the channels mixed to one.
+    ///   - range: the part of the audio to measure; nil for all of it.
+    ///   - overwrite: replace existing files.
+    ///   - threads: threads the input is decoded on, segment by segment (1: one continuous
+    ///     decode); the files are the same.
+    ///   - cancellation: stops the work (and removes the partial files) when set.
+    ///   - progress: called with fractions of the audio measured, from 0 to 1.
+    /// - Returns: the frames measured and each file's pixels.
+    @discardableResult
+    public static func write(_ input: URL, to outputs: [Output], bits: Int = 16, splitChannels: Bool = false,
+                             range: TimeRange? = nil, overwrite: Bool = false, threads: Int = ConversionOptions.availableCores,
+                             cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Written {
+        guard bitDepths.contains(bits) else {
+            throw ReverseAudioError.settingOutOfRange(.waveformZoom, value: "\(bits) bits", allowed: "8 or 16 bits")
+        }
+        let formats = try outputs.map { output in
+            guard let format = Format(url: output.url) else {
+                throw ReverseAudioError.unknownOutputFormat(path: output.url.displayPath, extension: output.url.pathExtension,
+                                                            known: Format.allCases.map(\.rawValue))
+            }
+            return format
+        }
+        let file = try AudioFileSource(url: input, cancellation: cancellation)
+        var source: any PCMSource = try SampleConverter(file, sampleFormat: .s16)
+        let frames = try range?.frames(atRate: file.format.sampleRate, path: file.name)
+        if let frames { source = RangeSource(source, frames: frames) }
+        let rate = source.format.sampleRate
+        let sizes = try outputs.map { output in
+            let size = output.zoom.samplesPerPixel(atRate: rate)
+            // Known only now: the rate is the file's.
+            guard size >= 2 else {
+                throw ReverseAudioError.zoomFinerThanSamples(path: file.name, samplesPerPixel: size, sampleRate: rate)
+            }
+            guard size <= Int(Int32.max) else {
+                throw ReverseAudioError.settingOutOfRange(.waveformZoom, value: "\(size) samples per pixel",
+                                                          allowed: "at most \(Int32.max) samples per pixel")
+            }
+            return size
+        }
+        if threads > 1 { try file.prepareIndependentReaders(for: frames) }
+        let sink = ZoomLevelSink(format: source.format, samplesPerPixel: sizes, splitChannels: splitChannels)
+        let channels = splitChannels ? source.format.channelCount : 1
+        var files: [WaveformDataFile] = []
+        defer { for file in files where !file.destination.isCommitted { file.destination.discard() } }
+        for (index, output) in outputs.enumerated() {
+            let destination = try OutputFile(url: output.url, overwrite: overwrite, inputs: [input])
+            let file = try WaveformDataFile(destination: destination, format: formats[index], bits: bits, sampleRate: rate,
+                                            samplesPerPixel: sizes[index], channels: channels)
+            sink.level(sizes[index])?.add(file)
+            files.append(file)
+        }
+        let measured = try transfer(source, to: sink, threads: threads, progress: progress, cancellation: cancellation)
+        for file in files { try file.finish() }
+        return Written(frames: measured, sampleRate: rate, channels: channels,
+                       levels: sizes.map { size in (size, sink.level(size)?.pixels ?? 0) })
+    }
+}

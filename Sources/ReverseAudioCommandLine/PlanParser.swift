@@ -1,0 +1,139 @@
+import Foundation
+import ReverseAudio
+
+/// The plan file of `compose`: one piece per line, `FILE [START] [END] [reverse]` or
+/// `silence DURATION`.
+///
+/// - Words are separated by spaces or tabs. `#` outside quotes starts a comment.
+/// - A part of a word in double quotes is taken as it is: spaces, `#`, anything but a line
+///   break or a control character; a quote inside quotes is written twice (`"say ""hi"".wav"`).
+///   A quoted first word is always a file (`"silence"` names a file called silence).
+/// - Times take every ``TimePosition`` form, read strictly and within its limits; a silence
+///   is at most `silenceLimit` seconds.
+/// - Lines end with LF or CRLF; any other control character (NUL, a lone CR, ESC…) is an error
+///   naming the line, as is a line that is not one of the two forms.
+/// - A relative file name is relative to the plan's folder.
+public enum PlanParser {
+    /// The pieces of `text`.
+    /// - Parameters:
+    ///   - text: the plan.
+    ///   - folder: the folder relative file names are in.
+    ///   - name: the plan's name, for messages.
+    ///   - silenceLimit: the longest silence, in seconds (``Composition/maximumSilenceSeconds``).
+    /// - Throws: ``CommandLineError`` naming the line of a bad piece.
+    public static func parse(_ text: String, relativeTo folder: URL, name: String,
+                             silenceLimit: Double = Composition.maximumSilenceSeconds) throws -> [CompositionPiece] {
+        var pieces: [CompositionPiece] = []
+        // Split on the scalar: "\r\n" is a single Character, which a split on "\n" would miss.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Substring.init)
+        for (index, rawLine) in lines.enumerated() {
+            func fail(_ reason: String) -> CommandLineError {
+                CommandLineError("\(name), line \(index + 1): \(reason)")
+            }
+            let line = rawLine.unicodeScalars.last == "\r" ? Substring(rawLine.unicodeScalars.dropLast()) : rawLine
+            if let control = line.unicodeScalars.first(where: isForbiddenControl) {
+                throw fail("a control character (\(ControlEscaping.escaped(String(control)))) has no place in a plan")
+            }
+            let words = try split(line, fail: fail)
+            guard let first = words.first else { continue }
+            if first.text == "silence" && !first.quoted {
+                guard words.count == 2 else {
+                    throw fail("write silence DURATION, as in 'silence 0.5' or 'silence 22050s'")
+                }
+                do {
+                    pieces.append(.silence(try TimePosition(parsing: words[1].text, maximumSeconds: silenceLimit,
+                                                            limitName: "the longest silence")))
+                } catch {
+                    throw fail("silence \(error)")
+                }
+                continue
+            }
+            guard !first.text.isEmpty else { throw fail("an empty file name (\"\")") }
+            var rest = Array(words.dropFirst())
+            let reversed = rest.last.map { $0.text == "reverse" && !$0.quoted } ?? false
+            if reversed { rest.removeLast() }
+            guard rest.count <= 2 else { throw fail("expected FILE [START] [END] [reverse], got \(words.count) words") }
+            let times = try rest.map { word -> TimePosition in
+                do {
+                    return try TimePosition(parsing: word.text)
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+            let url = first.text.hasPrefix("/") ? URL(fileURLWithPath: first.text) : folder.appendingPathComponent(first.text)
+            let range: TimeRange?
+            do {
+                range = times.isEmpty ? nil : try TimeRange(start: times[0], end: times.count > 1 ? times[1] : nil)
+            } catch let ReverseAudioError.invalidRange(reason) {
+                throw fail(reason)
+            }
+            pieces.append(.file(url, range: range, reversed: reversed))
+        }
+        guard !pieces.isEmpty else { throw CommandLineError("\(name): the plan has no pieces") }
+        return pieces
+    }
+
+    /// A word of a line, and whether any of it was quoted.
+    struct Word: Equatable {
+        var text: String
+        var quoted: Bool
+    }
+
+    /// Control characters a plan may not hold: all C0 and C1 controls but the tab (LF and a
+    /// CR before it have been taken off as line ends).
+    static func isForbiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value)
+    }
+
+    /// The words of a line: separated by spaces and tabs, quoted parts kept whole (a doubled
+    /// quote inside quotes is one quote), a comment from an unquoted `#` on.
+    static func split(_ line: Substring, fail: (String) -> CommandLineError) throws -> [Word] {
+        var words: [Word] = []
+        var current: Word?
+        var quoted = false
+        var characters = line.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
+            return characters.next()
+        }
+        while let scalar = next() {
+            if quoted {
+                if scalar == "\"" {
+                    if let following = next() {
+                        if following == "\"" {
+                            current!.text.unicodeScalars.append("\"")
+                            continue
+                        }
+                        pending = following
+                    }
+                    quoted = false
+                } else {
+                    current!.text.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                quoted = true
+                if current == nil { current = Word(text: "", quoted: true) } else { current!.quoted = true }
+            case " ", "\t":
+                if let word = current { words.append(word) }
+                current = nil
+            case "#":
+                if let word = current { words.append(word) }
+                return words
+            default:
+                if current == nil { current = Word(text: "", quoted: false) }
+                current!.text.unicodeScalars.append(scalar)
+            }
+        }
+        if quoted { throw fail("a quote is not closed (write a quote inside quotes twice: \"say \"\"hi\"\".wav\")") }
+        if let word = current { words.append(word) }
+        return words
+    }
+}

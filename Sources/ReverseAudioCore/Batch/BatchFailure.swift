@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a batch classes a failure: one input's problem (report it, go on with the rest) or the
+/// output side's (a full disk, a folder it may not write in), which every other input would hit
+/// too, so the batch stops at once and says so with its own exit status.
+public enum BatchFailure {
+    /// The system's reasons that mean the output side cannot take more: no space, no quota, a
+    /// read-only file system, no permission.
+    private static let outputSideReasons: [String] = [ENOSPC, EDQUOT, EROFS, EACCES].map { String(cString: strerror($0)) }
+        + ["no permission to write"]
+
+    /// True when `error` will fail every other input of the batch as well.
+    public static func stopsTheBatch(_ error: ReverseAudioError) -> Bool {
+        switch error {
+        case .cannotCreateOutput(_, let reason), .writeFailed(_, let reason):
+            return outputSideReasons.contains { reason.contains($0) }
+        default:
+            return false
+        }
+    }
+
+    /// The kind of `error` for a manifest: its case's name (`notMedia`, `writeFailed`), stable
+    /// across releases and easy to group by, unlike the message.
+    public static func kind(of error: ReverseAudioError) -> String {
+        // Every case carries a payload, so the mirror's one child is labelled with the case.
+        Mirror(reflecting: error).children.first?.label ?? String(describing: error)
+    }
+}

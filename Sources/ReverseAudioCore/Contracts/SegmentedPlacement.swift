@@ -1,0 +1,339 @@
+import Foundation
+
+/// Places a source's frames in a sink that takes them at any position, using several threads:
+/// the frames are cut into segments, and each thread decodes whole segments on a reader of its
+/// own (the source's ``PCMSource/independentReader()``), seeking to each segment's start, and
+/// writes them to their places, forwards or mirrored (frame `s` of `N` at `N − 1 − s`). Exact
+/// seeking (each codec's measured pre-roll) makes every seam bit-exact, so the output equals the
+/// single-threaded one byte for byte.
+///
+/// There are more segments than threads (four each), taken in order as threads come free, so
+/// a slow segment (a dense passage, a seek that decodes a long pre-roll) does not hold the
+/// others up. Memory is one reader and one batch per thread, whatever the length.
+///
+/// Anything that is not what one continuous read would give gives up the parallel way, and the
+/// caller reverses on one thread instead: a reader that cannot be made, a seek that does not
+/// reach its target, a segment that ends early (the length was misstated), frames past the
+/// stated end, or a reader that met damage (its warnings must come from one continuous decode).
+/// Errors (a write that fails) and cancellation stop every thread at its next chunk.
+package enum SegmentedPlacement {
+    /// Where a segment's frames go.
+    package enum Direction: Sendable {
+        /// Frame `s` at `s`: a conversion.
+        case forwards
+        /// Frame `s` at `N − 1 − s`: a reversal.
+        case mirrored
+    }
+
+    /// How a parallel placement ended.
+    package enum Outcome: Equatable {
+        /// Every frame was placed.
+        case placed
+        /// It could not be done exactly in parallel, for this reason; nothing usable was written.
+        case declined(String)
+    }
+
+    /// The shortest segment worth a seek of its own: about 1.5 s at 44.1 kHz.
+    package static let minimumSegmentFrames: Int64 = 1 << 16
+
+    /// Segment boundaries for `totalFrames` frames on `threads` threads: four segments a thread,
+    /// none shorter than ``minimumSegmentFrames`` (so short files keep one segment).
+    package static func boundaries(totalFrames: Int64, threads: Int) -> [Int64] {
+        let wanted = Int64(max(threads, 1) * 4)
+        let count = max(1, min(wanted, totalFrames / minimumSegmentFrames))
+        return (0...count).map { totalFrames * $0 / count }
+    }
+
+    /// Why a stream of fewer than two segments is read on one thread.
+    static let tooShortReason = "too short to split (segments of at least \(minimumSegmentFrames) frames)"
+
+    /// Why a source gives no independent readers.
+    static let noReadersReason = "the input cannot be read by several readers exactly (a pipe, a codec whose seek is not bit-exact, a rate conversion)"
+
+    /// Places the `totalFrames` frames of `source` into `sink`, segment by segment, on up to
+    /// `threads` threads (the calling one included).
+    /// - Parameters:
+    ///   - source: the source whose independent readers do the work; it is not read itself,
+    ///     so that a single-threaded reading after a decline decodes (and warns) as if first.
+    ///   - totalFrames: the length the source states (mirrored: frame `s` goes to `totalFrames − 1 − s`).
+    ///   - direction: forwards or mirrored.
+    ///   - boundaries: the segments' edges, from 0 to `totalFrames`, increasing.
+    ///   - threads: at most this many threads, the calling one included.
+    ///   - sink: where the frames go; written under a lock, from every thread.
+    ///   - progress: fractions of the frames read, from the threads as they read.
+    ///   - cancellation: checked between chunks by every thread.
+    /// - Returns: ``Outcome/placed``, or why it declined (the sink then holds partial writes the
+    ///   caller discards).
+    /// - Throws: the first error of any thread (the others stop), or `CancellationError`.
+    package static func place(_ source: any PCMSource, totalFrames: Int64, direction: Direction, boundaries: [Int64], threads: Int,
+                              into sink: any PositionedPCMSink, progress: ProgressHandler?,
+                              cancellation: CancellationFlag?) throws -> Outcome {
+        guard let readers = try readers(of: source, count: min(threads, boundaries.count - 1)) else {
+            return .declined(noReadersReason)
+        }
+        return try place(readers: readers, totalFrames: totalFrames, direction: direction, boundaries: boundaries, into: sink,
+                         progress: progress, cancellation: cancellation)
+    }
+
+    /// `count` independent readers of `source` (at least one), or nil when it has none.
+    package static func readers(of source: any PCMSource, count: Int) throws -> [any PCMSource]? {
+        var readers: [any PCMSource] = []
+        for _ in 0..<max(1, count) {
+            guard let reader = try source.independentReader() else { return nil }
+            readers.append(reader)
+        }
+        return readers
+    }
+
+    /// Places the frames with `readers`, one thread each (the first on the calling thread).
+    /// - Parameters:
+    ///   - lastSegmentFirst: take the segments from the stream's end: a mirrored placement then
+    ///     completes the output from its start, for a reader that follows it.
+    ///   - stop: a second flag that stops the work as `cancellation` does, without an error
+    ///     being the caller's to report (the reader that followed it went away).
+    ///   - onSegmentPlaced: called with each segment's range in the output once all its frames
+    ///     are written, from the thread that wrote them.
+    ///   - waitForRoom: called by a thread with the segment it took, before reading it; blocks
+    ///     until the sink has room for it (a reader in order keeps a small window), false to stop.
+    ///   - others: as ``place(_:totalFrames:direction:boundaries:threads:into:progress:cancellation:)``.
+    package static func place(readers: [any PCMSource], totalFrames: Int64, direction: Direction, boundaries: [Int64],
+                              lastSegmentFirst: Bool = false, into sink: any PositionedPCMSink, progress: ProgressHandler?,
+                              cancellation: CancellationFlag?, stop: CancellationFlag? = nil,
+                              onSegmentPlaced: (@Sendable (Range<Int64>) -> Void)? = nil,
+                              waitForRoom: (@Sendable (Range<Int64>) -> Bool)? = nil) throws -> Outcome {
+        guard !readers.isEmpty, boundaries.first == 0, boundaries.last == totalFrames, boundaries.count >= 2,
+              zip(boundaries, boundaries.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            return .declined("the segments do not tile the stream")
+        }
+        let shared = SharedPlacement(totalFrames: totalFrames, direction: direction, boundaries: boundaries,
+                                     lastSegmentFirst: lastSegmentFirst, sink: sink, progress: progress,
+                                     cancellation: cancellation, stop: stop, onSegmentPlaced: onSegmentPlaced,
+                                     waitForRoom: waitForRoom)
+        let workers = readers.map { SegmentWorker(reader: $0, shared: shared) }
+        let group = DispatchGroup()
+        for worker in workers.dropFirst() {
+            group.enter()
+            let handOff = HandOff(worker)
+            let thread = Thread {
+                handOff.value.run()
+                group.leave()
+            }
+            thread.start()
+        }
+        workers[0].run()
+        group.wait()
+        return try shared.outcome()
+    }
+}
+
+/// A value moved to one other thread, which alone uses it from then on.
+package final class HandOff<Value>: @unchecked Sendable {
+    // @unchecked: the creating thread gives the value up before the thread that uses it starts.
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}
+
+/// What the threads of one ``SegmentedPlacement`` share: the next segment, the sink, the first
+/// failure, and the frames placed.
+private final class SharedPlacement: @unchecked Sendable {
+    // @unchecked: every mutable field and the sink are used only under `lock`.
+    let totalFrames: Int64
+    let direction: SegmentedPlacement.Direction
+    let boundaries: [Int64]
+    private let sink: any PositionedPCMSink
+    private let progress: ProgressHandler?
+    private let cancellation: CancellationFlag?
+    private let stop: CancellationFlag?
+    private let lastSegmentFirst: Bool
+    private let onSegmentPlaced: (@Sendable (Range<Int64>) -> Void)?
+    let waitForRoom: (@Sendable (Range<Int64>) -> Bool)?
+    private let lock = NSLock()
+    private var nextSegment = 0
+    private var placedFrames: Int64 = 0
+    /// Frames read by every thread: what progress reports (a batch is written less often).
+    private var readFrames: Int64 = 0
+    private var failure: (any Error)?
+    private var declined: String?
+
+    init(totalFrames: Int64, direction: SegmentedPlacement.Direction, boundaries: [Int64], lastSegmentFirst: Bool,
+         sink: any PositionedPCMSink, progress: ProgressHandler?, cancellation: CancellationFlag?, stop: CancellationFlag?,
+         onSegmentPlaced: (@Sendable (Range<Int64>) -> Void)?, waitForRoom: (@Sendable (Range<Int64>) -> Bool)?) {
+        self.totalFrames = totalFrames
+        self.waitForRoom = waitForRoom
+        self.direction = direction
+        self.lastSegmentFirst = lastSegmentFirst
+        self.stop = stop
+        self.onSegmentPlaced = onSegmentPlaced
+        self.boundaries = boundaries
+        self.sink = sink
+        self.progress = progress
+        self.cancellation = cancellation
+    }
+
+    /// The next segment to place, or nil when all are taken or the work has stopped.
+    func takeSegment() -> Range<Int64>? {
+        lock.lock()
+        defer { lock.unlock() }
+        let count = boundaries.count - 1
+        guard failure == nil, declined == nil, nextSegment < count else { return nil }
+        defer { nextSegment += 1 }
+        let index = lastSegmentFirst ? count - 1 - nextSegment : nextSegment
+        return boundaries[index]..<boundaries[index + 1]
+    }
+
+    /// True once the work must stop: cancelled by the caller or stopped by the one that follows it.
+    var isCancelled: Bool { cancellation?.isCancelled == true || stop?.isCancelled == true }
+
+    /// Notes that every frame of source segment `segment` is written.
+    func segmentPlaced(_ segment: Range<Int64>) {
+        guard let onSegmentPlaced else { return }
+        switch direction {
+        case .forwards: onSegmentPlaced(segment)
+        case .mirrored: onSegmentPlaced((totalFrames - segment.upperBound)..<(totalFrames - segment.lowerBound))
+        }
+    }
+
+    /// True once any thread failed or declined: the others stop at their next chunk.
+    var hasStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure != nil || declined != nil
+    }
+
+    /// Writes `frames` frames at output frame `frame`.
+    func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try sink.write(bytes, frames: frames, at: frame)
+        placedFrames += Int64(frames)
+    }
+
+    /// Notes `frames` more frames read, and reports the progress of the whole.
+    func advance(by frames: Int) {
+        guard let progress else { return }
+        // Reported under the lock: threads reporting in turn cannot overtake each other.
+        lock.lock()
+        defer { lock.unlock() }
+        readFrames += Int64(frames)
+        progress(Double(readFrames) / Double(max(totalFrames, 1)))
+    }
+
+    func fail(_ error: any Error) {
+        lock.lock()
+        if failure == nil { failure = error }
+        lock.unlock()
+    }
+
+    func decline(_ reason: String) {
+        lock.lock()
+        if declined == nil { declined = reason }
+        lock.unlock()
+    }
+
+    /// The outcome once every thread is done: an error first (cancellation among them), then a
+    /// reason to decline, else placed.
+    func outcome() throws -> SegmentedPlacement.Outcome {
+        // Cancelled, a reader interrupted inside FFmpeg may have failed otherwise: the
+        // cancellation is what happened.
+        if isCancelled { throw CancellationError() }
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        if let declined { return .declined(declined) }
+        return placedFrames == totalFrames ? .placed : .declined("\(placedFrames) of \(totalFrames) frames were placed")
+    }
+}
+
+/// One thread's part: segments taken in turn, each sought, read and written to its place.
+private final class SegmentWorker {
+    private let reader: any PCMSource
+    private let shared: SharedPlacement
+    private let frameBytes: Int
+    /// Frames waiting to be written: filled from its start (forwards) or its end (mirrored).
+    private let batch: UnsafeMutableRawPointer
+    private let batchFrames: Int
+    /// The reader's warnings before it read anything: a new one means damage.
+    private let initialWarnings: [ReverseAudioWarning]
+
+    init(reader: any PCMSource, shared: SharedPlacement) {
+        self.reader = reader
+        self.shared = shared
+        initialWarnings = reader.warnings
+        frameBytes = reader.format.bytesPerFrame
+        batchFrames = max(1, (1 << 20) / max(frameBytes, 1))
+        batch = .allocate(byteCount: batchFrames * max(frameBytes, 1), alignment: 16)
+    }
+
+    deinit { batch.deallocate() }
+
+    func run() {
+        do {
+            while let segment = shared.takeSegment() {
+                if let waitForRoom = shared.waitForRoom, !waitForRoom(segment) { return }
+                if let reason = try place(segment) {
+                    shared.decline(reason)
+                    return
+                }
+            }
+        } catch {
+            shared.fail(error)
+        }
+    }
+
+    /// Places one segment; a reason when it cannot be placed exactly.
+    private func place(_ segment: Range<Int64>) throws -> String? {
+        let total = shared.totalFrames
+        let reached = try reader.seek(to: segment.lowerBound, endingAt: segment.upperBound)
+        guard reached.reached == segment.lowerBound else {
+            return "a seek to frame \(segment.lowerBound) reached \(reached.reached)"
+        }
+        var next = segment.lowerBound        // the source frame read next
+        var batchStart = segment.lowerBound  // the source frame the batch starts with
+        var filled = 0
+        while next < segment.upperBound {
+            if shared.isCancelled { throw CancellationError() }
+            if shared.hasStopped { return nil }
+            guard let chunk = try reader.read(maximumFrames: Int(min(Int64(transferChunkFrames), segment.upperBound - next))) else {
+                return "the stream ended at frame \(next), before the \(total) frames it states"
+            }
+            var offset = 0
+            while offset < chunk.frameCount {
+                let count = min(chunk.frameCount - offset, batchFrames - filled)
+                let from = chunk.bytes.baseAddress! + offset * frameBytes
+                switch shared.direction {
+                case .forwards: (batch + filled * frameBytes).copyMemory(from: from, byteCount: count * frameBytes)
+                case .mirrored:
+                    FrameReversal.copyReversed(from, to: batch + (batchFrames - filled - count) * frameBytes, frames: count,
+                                               frameBytes: frameBytes)
+                }
+                filled += count
+                offset += count
+                if filled == batchFrames {
+                    try flush(filled, from: batchStart)
+                    batchStart += Int64(filled)
+                    filled = 0
+                }
+            }
+            next += Int64(chunk.frameCount)
+            shared.advance(by: chunk.frameCount)
+        }
+        if filled > 0 { try flush(filled, from: batchStart) }
+        if segment.upperBound == total, try reader.read(maximumFrames: 1) != nil {
+            return "the stream goes on past the \(total) frames it states"
+        }
+        guard reader.warnings == initialWarnings else { return "the decode met damage" }
+        shared.segmentPlaced(segment)
+        return nil
+    }
+
+    /// Writes the batch's `frames` frames, source frames `[first, first + frames)`, to their place.
+    private func flush(_ frames: Int, from first: Int64) throws {
+        switch shared.direction {
+        case .forwards:
+            try shared.write(UnsafeRawBufferPointer(start: batch, count: frames * frameBytes), frames: frames, at: first)
+        case .mirrored:
+            let bytes = UnsafeRawBufferPointer(start: batch + (batchFrames - frames) * frameBytes, count: frames * frameBytes)
+            try shared.write(bytes, frames: frames, at: shared.totalFrames - first - Int64(frames))
+        }
+    }
+}

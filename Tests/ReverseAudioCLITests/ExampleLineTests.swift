@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The examples every `--help` ends with, and the README's, are command lines the tool accepts:
+/// run where their files do not exist, none is a usage error (64); an input that is not
+/// there fails with 1.
+@Suite struct ExampleLineTests {
+    /// The words of a shell command line: spaces separate, double quotes group; a `#` comment,
+    /// a pipe or a redirection and what follows it are left out.
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        var started = false
+        for character in line {
+            if character == "\"" { quoted.toggle(); started = true; continue }
+            if !quoted && (character == "#" || character == "|" || character == ">") { break }
+            if !quoted && character == " " {
+                if started { words.append(word) }
+                word = ""
+                started = false
+                continue
+            }
+            word.append(character)
+            started = true
+        }
+        if started { words.append(word) }
+        return words
+    }
+
+    /// `reverse-audio …` lines of every command's help examples and of the README's first block.
+    static func exampleLines() throws -> [String] {
+        var lines: [String] = []
+        for command in try ManPageTests.subcommands() + [""] {
+            let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"]).outputText
+            guard let section = help.components(separatedBy: "EXAMPLES:\n").dropFirst().last else { continue }
+            lines += section.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = readme.components(separatedBy: "## The command-line tool\n\n```sh\n")[1].components(separatedBy: "```")[0]
+        lines += block.split(separator: "\n").map(String.init)
+        // Standard input is not given to these runs, and a continued line is not whole.
+        return lines.filter { $0.hasPrefix("reverse-audio ") && !$0.contains(" - ") && !$0.hasSuffix("\\") }
+    }
+
+    @Test("every example of the help and the README parses: its exit is never 64")
+    func examplesParse() throws {
+        let lines = try Self.exampleLines()
+        #expect(lines.count >= 30, "\(lines.count) examples")
+        let folder = try TemporaryDirectory()
+        for line in lines {
+            let words = Self.words(line)
+            // On the null device: no sound card is needed, and nothing is heard.
+            let arguments = Array(words.dropFirst()) + (words.contains("play") && !words.contains("--to-file") && !words.contains("--device") ? ["--device", "null"] : [])
+            let result = try CLI.run(arguments, in: folder.url)
+            #expect(result.status != 64, "\(line): exit 64: \(result.errorText)")
+            #expect([0, 1].contains(result.status), "\(line): exit \(result.status): \(result.errorText)")
+        }
+    }
+}

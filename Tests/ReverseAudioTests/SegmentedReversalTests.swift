@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+
+/// Segment-parallel reversal: an input decoded on several threads, each segment from its own
+/// exact seek, gives the single-threaded reversal byte for byte (and so `ffmpeg -af areverse`),
+/// with seams wherever they fall: 2, 3 and 7 segments, a 1-frame segment, seams a granule into
+/// an MP3 frame (inside the bit reservoir's reach). What cannot be done exactly in parallel
+/// (AAC, damage, a misstated length) falls back to one thread with the same result.
+@Suite struct SegmentedReversalTests {
+    /// Collects positioned writes in memory (the placement writes under its own lock).
+    final class MemorySink: PositionedPCMSink {
+        var bytes: [UInt8] = []
+        let frameBytes: Int
+        var writes = 0
+        /// Throws on this write (counting from 1), to test a failing output.
+        var failOnWrite: Int?
+        /// Cancels this flag on the first write.
+        var cancelOnFirstWrite: CancellationFlag?
+
+        init(frameBytes: Int) { self.frameBytes = frameBytes }
+
+        func write(_ source: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+            writes += 1
+            if writes == failOnWrite { throw ReverseAudioError.writeFailed(path: "memory", reason: "no space left on device") }
+            cancelOnFirstWrite?.cancel()
+            let start = Int(frame) * frameBytes
+            if bytes.count < start + source.count { bytes += [UInt8](repeating: 0, count: start + source.count - bytes.count) }
+            bytes.replaceSubrange(start..<start + source.count, with: source)
+        }
+
+        func discardWrites(expectingFrames frames: Int64) throws { bytes = [] }
+    }
+
+    struct Reversal {
+        let bytes: [UInt8]
+        let threadsUsed: Int
+        let reason: String?
+        let warnings: [ReverseAudioWarning]
+    }
+
+    /// `url` decoded to 16-bit and reversed, on `threads` threads with seams at `seams(N)`.
+    static func reverse(_ url: URL, threads: Int, seams: ((Int64) -> [Int64])? = nil,
+                        sink makeSink: ((Int) -> MemorySink)? = nil, cancellation: CancellationFlag? = nil) throws -> Reversal {
+        let file = try AudioFileSource(url: url, cancellation: cancellation)
+        if threads > 1 { _ = try file.resolveLengthKeepingIndex() }
+        let source = try SampleConverter(file, sampleFormat: .s16)
+        let reversed = ReversedSource(source, threads: threads, cancellation: cancellation)
+        reversed.segmentBoundaries = seams.map { seams in { total in seams(total) } }
+        let sink = makeSink?(source.format.bytesPerFrame) ?? MemorySink(frameBytes: source.format.bytesPerFrame)
+        _ = try reversed.mirror(into: sink, progress: nil, cancellation: cancellation)
+        return Reversal(bytes: sink.bytes, threadsUsed: reversed.threadsUsed, reason: reversed.singleThreadReason,
+                        warnings: reversed.warnings)
+    }
+
+    /// Seams at `fractions` of the length, plus 0 and N, increasing and unique.
+    static func seams(_ fractions: [Double]) -> (Int64) -> [Int64] {
+        { total in Array(Set([0, total] + fractions.map { Int64(Double(total) * $0) }.filter { $0 > 0 && $0 < total })).sorted() }
+    }
+
+    /// Where the seams go.
+    enum Layout: CaseIterable {
+        case two, three, seven, oneFrameSegment, insideMP3Frames
+
+        func seams(_ total: Int64) -> [Int64] {
+            switch self {
+            case .two: return SegmentedReversalTests.seams([0.5])(total)
+            case .three: return SegmentedReversalTests.seams([1.0 / 3, 2.0 / 3])(total)
+            case .seven: return SegmentedReversalTests.seams((1..<7).map { Double($0) / 7 })(total)
+            case .oneFrameSegment: return total > 2 ? [0, total / 2, total / 2 + 1, total] : [0, total]
+            case .insideMP3Frames:
+                // 1152-sample MP3 frames of two 576-sample granules: seams one granule and one
+                // sample into frames, where the first frames kept need reservoir bytes of those before.
+                let inside: [Int64] = [1152 * 3 + 577, 1152 * 7 + 1, 1152 * 20 + 576]
+                let within = inside.filter { $0 < total }
+                return within.isEmpty ? [0, 1152 + 577, total] : [0] + within + [total]
+            }
+        }
+    }
+
+    /// Inputs whose decode restarts bit-exactly anywhere: split for real.
+    static let splittable = Fixtures.matrix.filter { name in
+        !name.hasPrefix("m4a-aac") && !name.hasPrefix("adts") && !name.hasPrefix("m4r")
+    }
+
+    @Test("every seam layout gives the one-thread reversal and areverse, byte for byte", arguments: splittable)
+    func seamsAreExact(_ name: String) throws {
+        let url = Fixtures.url(name)
+        let single = try Self.reverse(url, threads: 1)
+        let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+        #expect(single.bytes == oracle, "\(name): the one-thread reversal is not areverse's")
+        for layout in Layout.allCases {
+            for threads in [2, 3] {
+                let parallel = try Self.reverse(url, threads: threads, seams: layout.seams)
+                #expect(parallel.bytes == single.bytes, "\(name), \(layout), \(threads) threads: differs from one thread")
+                #expect(parallel.threadsUsed > 1, "\(name), \(layout): decoded on one thread: \(parallel.reason ?? "")")
+                #expect(parallel.warnings == single.warnings)
+            }
+        }
+    }
+
+    @Test("AAC (noise substitution), damaged and misstated inputs fall back to one thread, with the same result and warnings",
+          arguments: ["m4a-aac-2ch-44100.m4a", "adts-aac-2ch-44100.aac", "m4a-aac-nopns-2ch-44100.m4a", "bad-truncated-30pct.flac",
+                      "bad-truncated-30pct.mp3", "bad-flac-cut-short.flac", "edge-wrong-length-long.flac", "edge-wav-header-overstates.wav",
+                      "edge-mp3-concatenated.mp3", "edge-lame-short-v9.mp3", "edge-one-frame.flac"])
+    func fallsBack(_ name: String) throws {
+        let url = Fixtures.url(name)
+        let single = try Self.reverse(url, threads: 1)
+        let parallel = try Self.reverse(url, threads: 3, seams: Self.seams([0.25, 0.5, 0.75]))
+        #expect(parallel.bytes == single.bytes, "\(name): differs from one thread")
+        #expect(parallel.warnings == single.warnings, "\(name): \(parallel.warnings) against \(single.warnings)")
+        if name.contains("aac") {
+            #expect(parallel.threadsUsed == 1 && parallel.reason?.contains("bit-exact") == true, "\(name): \(parallel.reason ?? "split")")
+        }
+    }
+
+    @Test("a failing write on one thread stops them all and is the error thrown")
+    func failingWrite() throws {
+        let url = Fixtures.url("flac-s16-2ch-44100.flac")
+        #expect(throws: ReverseAudioError.self) {
+            _ = try Self.reverse(url, threads: 3, seams: Self.seams((1..<7).map { Double($0) / 7 }), sink: { bytes in
+                let sink = MemorySink(frameBytes: bytes)
+                sink.failOnWrite = 2
+                return sink
+            })
+        }
+    }
+
+    @Test("cancellation during a parallel placement throws CancellationError")
+    func cancellation() throws {
+        let url = Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3")
+        let flag = CancellationFlag()
+        #expect(throws: CancellationError.self) {
+            _ = try Self.reverse(url, threads: 2, seams: Self.seams((1..<7).map { Double($0) / 7 }), sink: { bytes in
+                let sink = MemorySink(frameBytes: bytes)
+                sink.cancelOnFirstWrite = flag
+                return sink
+            }, cancellation: flag)
+        }
+    }
+
+    @Test("segments: four a thread, none shorter than the minimum, tiling the stream")
+    func boundaries() {
+        #expect(SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2).count == 9)
+        #expect(SegmentedPlacement.boundaries(totalFrames: 100_000, threads: 8) == [0, 100_000])
+        let edges = SegmentedPlacement.boundaries(totalFrames: 1_000_003, threads: 3)
+        #expect(edges.first == 0 && edges.last == 1_000_003 && zip(edges, edges.dropFirst()).allSatisfy { $1 - $0 >= SegmentedPlacement.minimumSegmentFrames })
+    }
+}
