@@ -51,6 +51,13 @@ package final class Demuxer {
         }
         interrupt.context = opened
         let probed = avformat_find_stream_info(opened, nil)
+        // A probe the interrupt callback cut short can still return success, with streams it had
+        // no time to read: a cancellation then looks like junk unless it is checked here.
+        if isCancelled?() == true {
+            interrupt.context = nil
+            avformat_close_input(&opened)
+            throw FFmpegError(code: ra_averror_exit(), operation: "reading the stream parameters", path: path)
+        }
         if probed < 0 {
             interrupt.context = nil
             avformat_close_input(&opened)
