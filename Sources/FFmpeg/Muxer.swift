@@ -18,14 +18,20 @@ package final class Muxer {
     /// video, before the first packet.
     package var interleavesPackets = false
 
-    /// Creates `path` (truncating a regular file; a FIFO or device is opened as it is) for the
-    /// muxer called `formatName`.
+    /// Opens `path` (creating it when missing; a FIFO or device is opened as it is) for the muxer
+    /// called `formatName`. A regular file must be new or empty: it is written over, never
+    /// truncated, because on ext4 a file truncated to zero is flushed whole when it is closed
+    /// (`auto_da_alloc`), which cost 0.16 s at the end of a 635 MB WAV (a quarter of its
+    /// reversal) where a file merely created costs nothing.
     package init(path: String, formatName: String) throws(FFmpegError) {
         self.path = path
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, formatName, path),
                               "preparing the \(formatName) muxer", path: path)
-        let opened = avio_open2(&allocated!.pointee.pb, LocalPath.url(for: path), ra_avio_flag_write(), nil, nil)
+        var protocolOptions: OpaquePointer?
+        defer { av_dict_free(&protocolOptions) }
+        av_dict_set(&protocolOptions, "truncate", "0", 0)
+        let opened = avio_open2(&allocated!.pointee.pb, LocalPath.url(for: path), ra_avio_flag_write(), nil, &protocolOptions)
         if opened < 0 {
             avformat_free_context(allocated)
             throw FFmpegError(code: opened, operation: "creating the output file", path: path)

@@ -91,6 +91,23 @@ import TestSupport
         #expect(folder.contents == ["reversed.wav"])
     }
 
+    /// The muxer writes over its file and never truncates it (see `Muxer.init`): writes that
+    /// start again after a longer first attempt must not leave the first attempt's tail.
+    @Test("writes started again after a longer first attempt leave a file of the new length only")
+    func discardedWrites() throws {
+        let folder = try TemporaryDirectory()
+        let output = folder.file("again.wav")
+        let writer = try AudioFileWriter(url: output, format: PCMFormat(sampleRate: 8000, channelCount: 1), expectedFrames: 8000)
+        try writer.append(try SampleBuffer(samples: Array(repeating: 1000, count: 8000), channelCount: 1, sampleRate: 8000, position: 0))
+        try writer.discardWrites(expectingFrames: 10)
+        let ten: [Int16] = Array(-5..<5)
+        try writer.append(try SampleBuffer(samples: ten, channelCount: 1, sampleRate: 8000, position: 0))
+        try writer.finish()
+        #expect(try FFmpegOracle.samples(of: output) == ten)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
+        #expect(size < 200, "the first attempt's 16000 bytes are still in the file (\(size) bytes)")
+    }
+
     @Test("an empty source writes an empty file; a failing input leaves no file")
     func failures() throws {
         let folder = try TemporaryDirectory()
