@@ -1,4 +1,9 @@
 import CFFmpeg
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owns one output `AVFormatContext` and its `AVIOContext`: a file written by one of
 /// libavformat's muxers ("wav", "aiff", "caf", "flac", "ipod", "mp3", "adts").
@@ -19,10 +24,11 @@ package final class Muxer {
     package var interleavesPackets = false
 
     /// Opens `path` (creating it when missing; a FIFO or device is opened as it is) for the muxer
-    /// called `formatName`. A regular file must be new or empty: it is written over, never
-    /// truncated, because on ext4 a file truncated to zero is flushed whole when it is closed
-    /// (`auto_da_alloc`), which cost 0.16 s at the end of a 635 MB WAV (a quarter of its
-    /// reversal) where a file merely created costs nothing.
+    /// called `formatName`. A regular file that holds bytes is emptied first; one that is new or
+    /// empty (the temporary file an output reserved) is not truncated, because on ext4 a file
+    /// truncated to zero is flushed whole when it is closed (`auto_da_alloc`), which cost 0.16 s
+    /// at the end of a 635 MB WAV (a quarter of its reversal) where a file merely created costs
+    /// nothing.
     package init(path: String, formatName: String) throws(FFmpegError) {
         self.path = path
         var allocated: UnsafeMutablePointer<AVFormatContext>?
@@ -30,7 +36,9 @@ package final class Muxer {
                               "preparing the \(formatName) muxer", path: path)
         var protocolOptions: OpaquePointer?
         defer { av_dict_free(&protocolOptions) }
-        av_dict_set(&protocolOptions, "truncate", "0", 0)
+        var status = stat()
+        let holdsBytes = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size > 0
+        if !holdsBytes { av_dict_set(&protocolOptions, "truncate", "0", 0) }
         let opened = avio_open2(&allocated!.pointee.pb, LocalPath.url(for: path), ra_avio_flag_write(), nil, &protocolOptions)
         if opened < 0 {
             avformat_free_context(allocated)

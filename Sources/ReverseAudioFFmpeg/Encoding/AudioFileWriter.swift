@@ -186,10 +186,6 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     /// Starts the file again, empty, for an output of `frames` frames.
     public func discardWrites(expectingFrames frames: Int64) throws {
         try? muxer.close()
-        // The muxer writes over what is there: the old writes go first.
-        guard truncate(output.temporaryURL.path, 0) == 0 else {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: String(cString: strerror(errno)))
-        }
         do {
             muxer = try Muxer(path: output.temporaryURL.path, formatName: EncoderChoice.muxer(for: outputFormat.container))
         } catch {
