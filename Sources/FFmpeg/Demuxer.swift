@@ -182,6 +182,26 @@ package final class Demuxer {
         interrupt.resetBudget()
     }
 
+    /// Reads up to `count` bytes of the file from byte `offset` into `buffer`, past the
+    /// demuxer (PCM whose stored bytes are the samples, read in large blocks through the same
+    /// open of the file): packets are no longer read from this demuxer afterwards.
+    /// - Returns: the bytes read; fewer than `count` only at the end of the file.
+    package func readBytes(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(FFmpegError) -> Int {
+        guard let io = context.pointee.pb else { throw .invalidArgument("reading the file's bytes") }
+        let moved = avio_seek(io, offset, SEEK_SET)
+        if moved < 0 { throw FFmpegError(code: Int32(truncatingIfNeeded: moved), operation: "seeking", path: path) }
+        var filled = 0
+        while filled < count {
+            // Larger than the I/O buffer: read straight into `buffer`, no copy in between.
+            let got = avio_read(io, buffer.assumingMemoryBound(to: UInt8.self) + filled, Int32(clamping: count - filled))
+            if got == ra_averror_eof() || got == 0 { break }
+            if got < 0 { throw Demuxer.error(got, "reading the file", path: path, interrupt: interrupt) }
+            filled += Int(got)
+        }
+        interrupt.resetBudget()
+        return filled
+    }
+
     func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }

@@ -1,14 +1,14 @@
 import ReverseAudioCore
 
-/// Somewhere rendered frames are heard: a sound card, a sound server, a capture file. A
-/// `PCMSink` that paces its writer: `transfer(_:to:threads:progress:cancellation:)` plays any source on it.
+/// Somewhere rendered frames are heard: a sound card, a sound server, a capture file; a device
+/// that paces its writer.
 ///
 /// An ``AudioPlayer`` opens it, then writes from its output thread one period at a time: a
 /// write blocks until the device has room, which paces playback in real time.
 /// ``open(format:)``, ``write(_:frameCount:)``, ``pause()``, ``resume()``, ``drain()`` and
 /// ``close()`` are called from one thread at a time; ``underrunCount`` from any. The renderer
 /// knows nothing of devices: ``SystemAudioOutput`` gives this system's.
-public protocol AudioOutputDevice: PCMSink, Sendable {
+public protocol AudioOutputDevice: Sendable {
     /// The device's name, for messages.
     var name: String { get }
     /// Prepares to play frames of `format` (interleaved).
@@ -30,20 +30,4 @@ public protocol AudioOutputDevice: PCMSink, Sendable {
     func close()
     /// Times the device ran dry and was restarted.
     var underrunCount: Int { get }
-}
-
-extension AudioOutputDevice {
-    /// Plays `chunk`'s frames (the device must be open for the chunk's format).
-    public func write(_ chunk: PCMChunk) throws {
-        try write(chunk.bytes, frameCount: chunk.frameCount)
-    }
-
-    /// Plays what is buffered, then lets the device go.
-    public func finish() throws {
-        try drain()
-        close()
-    }
-
-    /// Stops at once, dropping what is buffered.
-    public func cancel() { close() }
 }

@@ -58,8 +58,10 @@ final class ChunkCache: @unchecked Sendable {
     init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil) throws {
         requestedCapacity = capacity
         self.url = url
-        file = try AudioFileSource(url: url, cancellation: cancellation)
+        file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
         file.limitIndexMemory(to: Self.indexMemory)
+        // The chain every front end reads a file through: here, the samples in `sampleFormat`.
+        source = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: sampleFormat)).source
         let frames = try file.resolveLengthKeepingIndex().frames
         info = file.info
         guard let frames else {
@@ -68,7 +70,6 @@ final class ChunkCache: @unchecked Sendable {
         guard frames > 0 else {
             throw ReverseAudioError.decodingFailed(path: file.name, reason: "it holds no audio samples to play")
         }
-        source = try SampleConverter(file, sampleFormat: sampleFormat)
         format = source.format
         knownFrames = frames
         self.chunkFrames = max(1, chunkFrames ?? min(16384, max(4096, Self.chunkBytes / max(format.bytesPerFrame, 1))))
@@ -92,7 +93,7 @@ final class ChunkCache: @unchecked Sendable {
     }
 
     /// Problems met decoding the file that did not stop it.
-    var warnings: [ReverseAudioWarning] { locked(decoding) { source.warnings } }
+    var warnings: [ReverseAudioWarning] { locked(decoding) { file.warnings } }
 
     /// The chunk holding `frame`.
     func index(of frame: Int64) -> Int64 { frame / Int64(chunkFrames) }
@@ -171,7 +172,9 @@ final class ChunkCache: @unchecked Sendable {
                 current = makeChunk(index)
                 continue
             }
-            guard let chunk = try source.read(maximumFrames: transferChunkFrames) else {
+            // No more than the chunk takes: a source may lend more than one chunk at once (PCM
+            // read straight from the file lends 64 Ki frames), which would not all be carried.
+            guard let chunk = try source.read(maximumFrames: current.frameCount - current.filledFrames) else {
                 // The file decodes shorter than it said: it ends here.
                 shorten(to: index * chunkFrames + Int64(current.filledFrames))
                 if current.filledFrames > 0 {

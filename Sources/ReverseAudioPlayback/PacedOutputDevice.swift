@@ -24,8 +24,6 @@ public final class PacedOutputDevice: AudioOutputDevice, @unchecked Sendable {
 
     /// The paced device's name.
     public var name: String { device.name }
-    /// The paced device's format.
-    public var format: PCMFormat { device.format }
     /// The paced device's period.
     public var periodFrames: Int { device.periodFrames }
     /// The paced device's buffer.

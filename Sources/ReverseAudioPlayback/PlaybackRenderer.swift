@@ -193,8 +193,9 @@ public final class PlaybackRenderer: PCMSource {
         }
         let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url), input: nil,
                                          overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
-        let output: any PCMSource = maximumFrames.map { RangeSource(self, frames: 0..<$0, requiringWholeRange: false) } ?? self
-        return try transfer(output, to: writer, cancellation: cancellation)
+        let output: any PCMSource = maximumFrames.map { range(0..<$0, name: name, requiringWholeRange: false) } ?? self
+        let input = Scheduler.Input(source: output, splitting: .single(reason: "playback is rendered as it goes"), name: name)
+        return try Scheduler(threads: 1, cancellation: cancellation).transfer(input, reversed: false, into: writer).frames
     }
 
     /// While paused, the output timeline stands still, so a command scheduled on it could never

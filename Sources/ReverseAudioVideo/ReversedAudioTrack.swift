@@ -33,11 +33,14 @@ final class ReversedAudioTrack: VideoAudioTrack {
     static func prepare(_ url: URL, codec: VideoOptions.AudioCodec, bitRate: Int?, boomerang: Bool,
                         folder: URL, output: URL, cancellation: CancellationFlag,
                         progress: ProgressHandler?) throws -> ReversedAudioTrack? {
-        let file = try AudioFileSource(url: url, cancellation: cancellation)
+        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
         let native = file.sourceSampleFormat
-        let source = try SampleConverter(file, sampleFormat: decodedFormat(for: codec, native: native))
-        let reversal = ReversedSource(source, temporaryDirectory: folder, progress: progress, cancellation: cancellation)
-        try reversal.seek(to: 0)
+        let chain = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: decodedFormat(for: codec, native: native), reversed: true))
+        let scheduler = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: folder)
+        let (input, _) = try chain.job(threads: 1, scheduler: scheduler)
+        let reversal = ReversedSource(input, scheduler: scheduler, progress: progress)
+        try reversal.seek(to: 0, endingAt: nil)
+        let source = chain.source
         guard let frames = reversal.length.frames, frames > 0 else { return nil }
         // AAC keeps an AAC input's rate; otherwise 96 kb/s a channel (192 for stereo), 64 beyond two.
         let channels = source.format.channelCount
@@ -46,11 +49,12 @@ final class ReversedAudioTrack: VideoAudioTrack {
         let sourceRate = file.info.codec == EncoderChoice.encoder(for: .aac, sampleFormat: .f32, in: .aac)
             ? file.openedInput.parameters.bitRate : nil
         let aacRate = bitRate ?? sourceRate ?? (channels <= 2 ? 96_000 * channels : 64_000 * channels)
-        return try ReversedAudioTrack(reversal: reversal, frames: frames, codec: codec, native: native, bitRate: aacRate,
-                                      boomerang: boomerang, path: output.displayPath)
+        return try ReversedAudioTrack(reversal: reversal, warnings: chain.warnings, frames: frames, codec: codec, native: native,
+                                      bitRate: aacRate, boomerang: boomerang, path: output.displayPath)
     }
 
-    private init(reversal: ReversedSource, frames: Int64, codec: VideoOptions.AudioCodec, native: SampleFormat,
+    private init(reversal: ReversedSource, warnings: [ReverseAudioWarning], frames: Int64, codec: VideoOptions.AudioCodec,
+                 native: SampleFormat,
                  bitRate: Int, boomerang: Bool, path: String) throws {
         self.reversal = reversal
         self.frames = frames
@@ -68,7 +72,7 @@ final class ReversedAudioTrack: VideoAudioTrack {
         text += ", \(format.channelCount) channel\(format.channelCount == 1 ? "" : "s"), \(format.sampleRate) Hz"
         if native != format.sampleFormat { text += ", sample format \(native) → \(format.sampleFormat)" }
         summary = text
-        warnings = reversal.warnings
+        self.warnings = warnings
     }
 
     deinit { turned.deallocate() }
@@ -122,7 +126,7 @@ final class ReversedAudioTrack: VideoAudioTrack {
             let forwards = boomerang && written < frames
             let count = Int(min(Int64(ReversedAudioTrack.chunkFrames), target - written, forwards ? frames - written : .max))
             // Forward audio: the reversal read from its end, each block reversed back.
-            try reversal.seek(to: forwards ? frames - written - Int64(count) : written - (boomerang ? frames : 0))
+            try reversal.seek(to: forwards ? frames - written - Int64(count) : written - (boomerang ? frames : 0), endingAt: nil)
             var filled = 0
             if turned.count < count * frameBytes {
                 turned.deallocate()

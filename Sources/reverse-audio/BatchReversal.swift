@@ -144,10 +144,9 @@ struct BatchReversal: Sendable {
         if decision != .refuse, now != nil {
             try keep(bookkeeping.record(input: label, now: now, output: relativeOutput, status: .started), asState: true, report: false)
         }
-        // Only a regular file is probed for the speed figure (a pipe can be read only once), and
-        // only when a bar shows it.
-        let seconds = display.showsSpeed && now?.isRegularFile == true ? (try? AudioInfo.probe(from: input))?.duration : nil
-        let progress = display.handler(file: label, index: index + 1, count: inputs.count, seconds: seconds)
+        // The audio's length for the speed figure, from the conversion's own open of the input.
+        options.opened = { info in display.setSeconds(info.duration, index: index + 1) }
+        let progress = display.handler(file: label, index: index + 1, count: inputs.count)
         defer { display.finished(index: index + 1) }
         do {
             let folder = outputURL.deletingLastPathComponent()

@@ -39,17 +39,17 @@ struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         let output = try shared.output(positional: output, command: "convert")
         let inputURL = StandardStreams.inputURL(input)
         let outputURL = StandardStreams.outputURL(output)
-        let options = try ErrorReporting.exitingOnFailure {
+        var options = try ErrorReporting.exitingOnFailure {
             try flags.options(reverse: reverse, output: outputURL, overwrite: shared.overwrite)
         }
         let display = ProgressDisplay(style: shared.progress.style)
-        // The audio's length for the speed figure; a pipe is not probed (it can be read only once).
-        let isRegularFile = (try? inputURL.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-        let seconds = display.showsSpeed && isRegularFile ? (try? AudioInfo.probe(from: inputURL))?.duration : nil
-        let handler = display.handler(file: input, index: 1, count: 1, seconds: seconds)
+        // The audio's length for the speed figure, from the conversion's own open of the input.
+        options.opened = { info in display.setSeconds(info.duration, index: 1) }
+        let handler = display.handler(file: input, index: 1, count: 1)
+        let conversion = options
         do {
             let converted = try await SignalCancellation.run {
-                try await AudioConverter.convert(inputURL, to: outputURL, options: options, progress: handler)
+                try await AudioConverter.convert(inputURL, to: outputURL, options: conversion, progress: handler)
             }
             display.clear()
             converted.warnings.forEach(ErrorReporting.printWarning)

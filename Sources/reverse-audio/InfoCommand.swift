@@ -38,9 +38,7 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     /// What `AudioInfo.read` gives, on a thread of its own, stopped by a signal.
     static func describe(_ url: URL) async throws -> AudioInfo {
         try await BlockingWork.run { flag in
-            let source = try AudioFileSource(url: url, cancellation: flag)
-            try source.resolveLength()
-            return source.info
+            try AudioFileSource(url: url, cancellation: flag, resolvingLength: true).info
         }
     }
 

@@ -31,18 +31,16 @@ final class ProgressDisplay: @unchecked Sendable {
     private var running: [Int: (fraction: Double, seconds: Double?)] = [:]
     private var finishedFiles = 0
     private var finishedSeconds = 0.0
+    /// Each file's audio length in seconds, once its conversion opened it.
+    private var lengths: [Int: Double] = [:]
 
     init(style: ProgressStyle) {
         self.style = style.resolved
     }
 
-    /// True when the display shows a speed, so each file's length is worth probing first (in a
-    /// batch without a bar, the probe would open every input twice for nothing).
-    var showsSpeed: Bool { style == .bar }
-
-    /// A handler for one file, `index` of `count` (1-based); `seconds` is its audio's length,
-    /// for the speed.
-    func handler(file: String, index: Int, count: Int, seconds: Double? = nil) -> ProgressHandler? {
+    /// A handler for one file, `index` of `count` (1-based); its audio's length, for the speed,
+    /// comes from ``setSeconds(_:index:)``.
+    func handler(file: String, index: Int, count: Int) -> ProgressHandler? {
         switch style {
         case .none, .auto:
             return nil
@@ -55,17 +53,25 @@ final class ProgressDisplay: @unchecked Sendable {
                 }
             }
         case .bar:
-            return { [self] fraction in update(file: file, index: index, count: count, fraction: fraction, seconds: seconds) }
+            return { [self] fraction in update(file: file, index: index, count: count, fraction: fraction) }
         }
+    }
+
+    /// Notes the length in seconds of file `index`'s audio, for the speed, once it is known.
+    func setSeconds(_ seconds: Double?, index: Int) {
+        lock.lock()
+        lengths[index] = seconds
+        lock.unlock()
     }
 
     /// Notes that file `index` is done (its time counts towards the speed).
     func finished(index: Int) {
         lock.lock()
-        if let entry = running.removeValue(forKey: index) {
+        if running.removeValue(forKey: index) != nil {
             finishedFiles += 1
-            finishedSeconds += entry.seconds ?? 0
+            finishedSeconds += lengths[index] ?? 0
         }
+        lengths[index] = nil
         lock.unlock()
     }
 
@@ -80,10 +86,10 @@ final class ProgressDisplay: @unchecked Sendable {
         }
     }
 
-    private func update(file: String, index: Int, count: Int, fraction: Double, seconds: Double?) {
+    private func update(file: String, index: Int, count: Int, fraction: Double) {
         lock.lock()
         defer { lock.unlock() }
-        running[index] = (fraction, seconds)
+        running[index] = (fraction, lengths[index])
         let elapsed = Date().timeIntervalSince(started)
         let overall = count > 1 ? (Double(finishedFiles) + running.values.reduce(0) { $0 + $1.fraction }) / Double(count) : fraction
         let audioDone = finishedSeconds + running.values.reduce(0) { $0 + $1.fraction * ($1.seconds ?? 0) }

@@ -71,33 +71,32 @@ import TestSupport
         #expect(source.blockFrames == expected)
     }
 
-    @Test("the async sequence delivers the same samples")
-    func asyncSequence() async throws {
+    @Test("the public reader delivers the same samples, mixed down as -ac 1 too")
+    func reader() throws {
         let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
-        var samples: [Int16] = []
-        for try await block in AudioBlocks({ flag in
-            try SampleConverter(AudioFileSource(url: input, cancellation: flag), sampleFormat: .s16)
-        }) {
-            samples += block.samples
+        for (channels, arguments) in [(ChannelSelection.all, [String]()), (.mix, ["-ac", "1"])] {
+            let reader = try AudioReader(url: input, sampleFormat: .s16, channels: channels)
+            var samples: [Int16] = []
+            while let chunk = try reader.read(maximumFrames: 4096) { samples += chunk.samples(as: Int16.self) }
+            #expect(samples == (try FFmpegOracle.samples(of: input, arguments)))
         }
-        #expect(samples == (try FFmpegOracle.samples(of: input)))
     }
 
     @Test("a truncated file decodes what ffmpeg decodes, with a warning",
           arguments: ["bad-truncated-30pct.mp3", "bad-truncated-30pct.flac", "bad-truncated-30pct-faststart.m4a"])
     func truncated(_ name: String) throws {
         let input = Fixtures.url(name)
-        let source = try TestDecode.source(input)
-        let samples = try TestDecode.blocks(of: source).flatMap(\.samples)
+        let chain = try TestDecode.chain(input)
+        let samples = try TestDecode.blocks(of: chain.source).flatMap(\.samples)
         #expect(!samples.isEmpty)
         #expect(samples == (try FFmpegOracle.samples(of: input)))
-        #expect(source.warnings.contains { $0.description.contains("truncated") }, "\(source.warnings)")
+        #expect(chain.warnings.contains { $0.description.contains("truncated") }, "\(chain.warnings)")
     }
 
     @Test("a complete file decodes without warnings", arguments: Fixtures.matrix)
     func noWarnings(_ name: String) throws {
-        let source = try TestDecode.source(Fixtures.url(name))
-        while try source.read(maximumFrames: .max) != nil {}
-        #expect(source.warnings.isEmpty)
+        let chain = try TestDecode.chain(Fixtures.url(name))
+        while try chain.source.read(maximumFrames: .max) != nil {}
+        #expect(chain.warnings.isEmpty)
     }
 }

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import TestSupport
-import ReverseAudio
+@testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
+@testable import ReverseAudioPlayback
 
 /// The library agrees with itself and with the oracle on every fixture's length: what the file
 /// source resolves before decoding, what it decodes, `AudioInfo`, a reversal and playback.
@@ -14,14 +17,12 @@ import ReverseAudio
         let source = try AudioFileSource(url: input)
         let resolved = try source.resolveLength()
         #expect(resolved.frames == oracle, "\(name): resolved \(resolved) before decoding")
-        while try source.read(maximumFrames: .max) != nil {}
-        #expect(source.position == oracle, "\(name): decoded")
+        #expect(try TestDecode.frames(of: source) == oracle, "\(name): decoded")
         #expect(source.length.frames == oracle)
         #expect(try AudioInfo.read(from: input).frames == oracle, "\(name): AudioInfo")
-        let reversal = ReversedSource(try AudioFileSource(url: input))
-        var reversed: Int64 = 0
-        while let chunk = try reversal.read(maximumFrames: 1 << 16) { reversed += Int64(chunk.frameCount) }
-        #expect(reversed == oracle && reversal.passes == 1, "\(name): reversed in \(reversal.passes) passes")
+        let reversal = TestDecode.reversal(try AudioFileSource(url: input))
+        let reversed = try TestDecode.frames(of: reversal)
+        #expect(reversed == oracle && reversal.placement.passes == 1, "\(name): reversed in \(reversal.placement.passes) passes")
         guard oracle > 0 else { return }
         let player = try PlaybackRenderer(url: input, direction: .reverse)
         var played: Int64 = 0

@@ -32,21 +32,26 @@ import TestSupport
     }
 
     /// Two minutes of a chirp in MP3: a dozen segments of 16-bit stereo.
-    static func source(cancellation: CancellationFlag? = nil) throws -> any PCMSource {
+    static func chain(cancellation: CancellationFlag = CancellationFlag()) throws -> AudioChain {
         let url = try SignalFiles.shared("two-minutes.mp3", seconds: 120, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
-        let file = try AudioFileSource(url: url, cancellation: cancellation)
-        _ = try file.resolveLengthKeepingIndex()
-        return try SampleConverter(file, sampleFormat: .s16)
+        return try TestDecode.chain(url, cancellation: cancellation)
+    }
+
+    /// `chain` moved into `sink` forwards on `threads` threads.
+    static func transfer(_ chain: AudioChain, to sink: OrderedSink, threads: Int,
+                         cancellation: CancellationFlag? = nil) throws -> Scheduler.Report {
+        let scheduler = Scheduler(threads: threads, cancellation: cancellation)
+        return try scheduler.transfer(chain.job(threads: threads, scheduler: scheduler).input, reversed: false, into: sink)
     }
 
     @Test("on 2 threads the sink gets the frames in order, as one thread gives them")
     func inOrder() throws {
-        let single = try Self.source()
-        let one = OrderedSink(format: single.format)
-        _ = try transferReporting(single, to: one, threads: 1, progress: nil, cancellation: nil)
-        let parallel = try Self.source()
-        let two = OrderedSink(format: parallel.format)
-        let report = try transferReporting(parallel, to: two, threads: 2, progress: nil, cancellation: nil)
+        let single = try Self.chain()
+        let one = OrderedSink(format: single.source.format)
+        _ = try Self.transfer(single, to: one, threads: 1)
+        let parallel = try Self.chain()
+        let two = OrderedSink(format: parallel.source.format)
+        let report = try Self.transfer(parallel, to: two, threads: 2)
         #expect(report.threadsUsed == 2, "\(report.singleThreadReason ?? "")")
         #expect(two.bytes == one.bytes)
         #expect(two.positions == two.positions.sorted() && two.positions.first == 0)
@@ -54,11 +59,11 @@ import TestSupport
 
     @Test("a sink that fails stops every thread, and its error is thrown")
     func failingSink() throws {
-        let source = try Self.source()
-        let sink = OrderedSink(format: source.format)
+        let chain = try Self.chain()
+        let sink = OrderedSink(format: chain.source.format)
         sink.failOnWrite = 3
         #expect(throws: ReverseAudioError.writeFailed(path: "memory", reason: "no space left on device")) {
-            _ = try transferReporting(source, to: sink, threads: 2, progress: nil, cancellation: nil)
+            _ = try Self.transfer(chain, to: sink, threads: 2)
         }
         #expect(sink.writes == 3, "nothing was written after the failure")
     }
@@ -66,11 +71,11 @@ import TestSupport
     @Test("cancellation stops every thread with CancellationError")
     func cancelled() throws {
         let flag = CancellationFlag()
-        let source = try Self.source(cancellation: flag)
-        let sink = OrderedSink(format: source.format)
+        let chain = try Self.chain(cancellation: flag)
+        let sink = OrderedSink(format: chain.source.format)
         sink.cancelOnWrite = (2, flag)
         #expect(throws: CancellationError.self) {
-            _ = try transferReporting(source, to: sink, threads: 2, progress: nil, cancellation: flag)
+            _ = try Self.transfer(chain, to: sink, threads: 2, cancellation: flag)
         }
         #expect(sink.writes < 20, "the transfer went on after the cancellation: \(sink.writes) writes")
     }

@@ -117,31 +117,26 @@ final class ProgressLog: @unchecked Sendable {
         #expect(folder.contents.isEmpty)
     }
 
-    @Test("cancelling the consumer of a block sequence stops decoding and removes the temporary file")
+    @Test("cancelling the consumer of the seed's block sequence stops decoding")
     func cancelSequences() async throws {
-        let folder = try TemporaryDirectory()
         let reversing = Task {
             var blocks = 0
-            let temporary = folder.url
-            for try await _ in AudioBlocks(frames: 4096, { flag in
-                ReversedSource(try AudioFileSource(url: longMP3, cancellation: flag), temporaryDirectory: temporary, cancellation: flag)
-            }) { blocks += 1 }
+            for try await _ in AudioReverser().reversedBlocks(of: longMP3, frames: 4096) { blocks += 1 }
             return blocks
         }
         try await Task.sleep(for: .milliseconds(300))
         reversing.cancel()
         await #expect(throws: CancellationError.self) { _ = try await reversing.value }
-        #expect(folder.contents.isEmpty)
 
-        let decoding = Task {
+        let consuming = Task {
             var frames = 0
-            for try await block in AudioBlocks({ flag in try AudioFileSource(url: longMP3, cancellation: flag) }) {
+            for try await block in AudioReverser().reversedBlocks(of: longMP3, frames: 4096) {
                 frames += block.frameCount
                 if frames > 44_100 { withUnsafeCurrentTask { $0?.cancel() } }
             }
             return frames
         }
-        await #expect(throws: CancellationError.self) { _ = try await decoding.value }
+        await #expect(throws: CancellationError.self) { _ = try await consuming.value }
     }
 
     @Test("the seed-shaped callback API reports success, failure and cancellation")

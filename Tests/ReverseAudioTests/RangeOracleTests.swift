@@ -11,7 +11,7 @@ import TestSupport
 @Suite struct RangeOracleTests {
     /// Decodes frames `range` of `url` with the library.
     static func decode(_ url: URL, _ range: Range<Int64>) throws -> [Int16] {
-        let source = RangeSource(try TestDecode.source(url), frames: range)
+        let source = try TestDecode.source(url).range(range, name: url.lastPathComponent)
         return try TestDecode.blocks(of: source).flatMap(\.samples)
     }
 

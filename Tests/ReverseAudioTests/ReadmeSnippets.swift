@@ -18,29 +18,24 @@ enum ReadmeSnippets {
         print(result.frames, result.format, result.warnings)
     }
 
-    static func decode(url: URL, meter: Meter) async throws {
-        let song = try SampleConverter(AudioFileSource(url: url), sampleFormat: .s16, mixingToMono: true)
-        while let block = try song.readBlock(frames: 4096) {   // SampleBuffer: its format, interleaved samples, position
-            meter.update(block.samples)
-        }
-        for try await block in AudioBlocks(frames: 4096, { flag in        // the same, for Swift concurrency
-            try SampleConverter(AudioFileSource(url: url, cancellation: flag), sampleFormat: .s16)
-        }) { meter.update(block.samples) }
-    }
-
-    static func reversedBlocks(url: URL, player: Player) throws {
-        let reversed = ReversedSource(try SampleConverter(AudioFileSource(url: url), sampleFormat: .s16))
-        while let block = try reversed.readBlock(frames: 4096) {   // first block first; the last may be short
-            player.schedule(block.samples)
+    static func decode(url: URL, meter: Meter) throws {
+        let song = try AudioReader(url: url, sampleFormat: .s16, channels: .mix)
+        while let chunk = try song.read(maximumFrames: 4096) {   // lent until the next read or seek
+            meter.update(Array(chunk.samples(as: Int16.self)))
         }
     }
 
-    static func pipeline(url: URL) throws {
-        let song = try AudioFileSource(url: url)                    // the stream's own samples: 24-bit stays 24-bit
-        let part = RangeSource(song, frames: 441_000..<882_000)     // frames 10 s to 20 s at 44.1 kHz, exactly
-        let reversed = ReversedSource(part)
-        let writer = try AudioFileWriter(url: URL(fileURLWithPath: "part-reversed.flac"), format: reversed.format)
-        try transfer(reversed, to: writer, progress: { print($0) }) // the file appears only once complete
+    static func reversedBlocks(url: URL, player: Player) async throws {
+        for try await block in AudioReverser().reversedBlocks(of: url, frames: 4096) {   // first block first
+            player.schedule(block.samples)                                              // SampleBuffer: 16-bit, positioned
+        }
+    }
+
+    static func effects(url: URL) async throws {
+        var options = ConversionOptions(reverse: true, sampleFormat: nil)   // nil: the input's own samples
+        options.range = try TimeRange(start: .seconds(10), end: .seconds(20))
+        options.effects = [Gain(decibels: -3), Fade(.in, length: .seconds(0.5)), Fade(.out, length: .seconds(2))]
+        _ = try await AudioConverter.convert(url, to: URL(fileURLWithPath: "part-reversed.flac"), options: options)
     }
 
     static func roundTrip(url: URL, documents: URL, reversedURL: URL) async throws {
@@ -56,9 +51,9 @@ enum ReadmeSnippets {
     }
 
     static func seeking(url: URL) throws {
-        let source = try AudioFileSource(url: url)
+        let source = try AudioReader(url: url)                      // the file's own samples: 24-bit stays 24-bit
         let seek = try source.seek(to: 441_000)                     // .required, .reached
-        print(seek.reached, try source.resolveLength())             // the exact length, and how it was known
+        print(seek.reached, source.length)                          // the exact length, and how it was known
         while let chunk = try source.read(maximumFrames: 4096) { print(chunk.position, chunk.frameCount) }
     }
 
@@ -73,17 +68,17 @@ enum ReadmeSnippets {
     }
 
     static func gettingStartedDecode() throws {
-        let take = try AudioFileSource(url: URL(fileURLWithPath: "take.flac"))
-        while let block = try take.readBlock(frames: 4096) {
-            let samples = try block.values(as: Int32.self)   // s24 and s32 are Int32
-            print(block.position, samples.count)
+        let take = try AudioReader(url: URL(fileURLWithPath: "take.flac"))
+        while let chunk = try take.read(maximumFrames: 4096) {
+            let samples = chunk.samples(as: Int32.self)   // s24 and s32 are Int32
+            print(chunk.position, samples.count)
         }
     }
 
     static func gettingStartedRange() throws {
-        let clip = RangeSource(try AudioFileSource(url: URL(fileURLWithPath: "long.mp3")), frames: 1_323_000..<1_367_100)
+        let clip = try AudioReader(url: URL(fileURLWithPath: "long.mp3"), range: try TimeRange(start: .seconds(30), duration: .seconds(1)))
         let options = ConversionOptions(range: try TimeRange(start: .seconds(30), duration: .seconds(1)))
-        _ = (clip, options)   // 30 s to 31 s at 44.1 kHz, twice
+        _ = (clip, options)   // 30 s to 31 s, twice
     }
 
     static func video() async throws {

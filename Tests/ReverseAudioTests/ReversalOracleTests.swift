@@ -72,8 +72,6 @@ import TestSupport
         }
         var format: PCMFormat { inner.format }
         var length: PCMLength { PCMLength(frames: statedFrames, source: .container) }
-        var position: Int64 { inner.position }
-        var warnings: [ReverseAudioWarning] { [] }
         func read(maximumFrames: Int) throws -> PCMChunk? { try inner.read(maximumFrames: maximumFrames) }
         func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo { try inner.seek(to: frame, endingAt: end) }
     }
@@ -86,19 +84,22 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let expected = try FFmpegOracle.reversedSamples(of: input)
         // Straight into a WAV (positioned): the writer starts again for the second pass.
-        let reversal = ReversedSource(MisstatedSource(try TestDecode.source(input), statedFrames: frames + error))
+        let misstated = MisstatedSource(try TestDecode.source(input), statedFrames: frames + error)
         let output = directory.file("placed.wav")
-        let writer = try AudioFileWriter(url: output, format: reversal.format, expectedFrames: frames + error)
-        #expect(try transfer(reversal, to: writer) == frames)
-        #expect(reversal.passes == (error == 0 ? 1 : 2))
-        #expect(reversal.length == PCMLength(frames: frames, source: error == 0 ? .container : .decode))
+        let writer = try AudioFileWriter(url: output, format: misstated.format, expectedFrames: frames + error)
+        let job = Scheduler.Input(source: misstated, splitting: .single(reason: "a test"), name: "test")
+        let report = try Scheduler(threads: 1).transfer(job, reversed: true, into: writer)
+        #expect(report.frames == frames)
+        #expect(report.passes == (error == 0 ? 1 : 2))
+        #expect(report.lengthSource == (error == 0 ? .container : .decode))
         #expect(try FFmpegOracle.samples(of: output) == expected)
         // Read back block by block through the temporary store.
-        let stored = ReversedSource(MisstatedSource(try TestDecode.source(input), statedFrames: frames + error))
+        let stored = TestDecode.reversal(MisstatedSource(try TestDecode.source(input), statedFrames: frames + error))
         var samples: [Int16] = []
         while let block = try stored.readBlock(frames: 4096) { samples += block.samples }
         #expect(samples == expected)
-        #expect(stored.passes == (error == 0 ? 1 : 2))
+        #expect(stored.placement.passes == (error == 0 ? 1 : 2))
+        #expect(stored.length == PCMLength(frames: frames, source: error == 0 ? .container : .decode))
     }
 
     @Test("lengths are predicted exactly for the well-formed matrix (one decode)", arguments: Fixtures.matrix)

@@ -17,15 +17,17 @@ import TestSupport
         var samples: [Int16] = []
         var blocks: [SampleBuffer] = []
         do {
-            let reverser = ReversedSource(try TestDecode.source(input), blockFrames: blockFrames, temporaryDirectory: directory.url)
-            let size = blockFrames ?? reverser.blockFrames ?? 0
+            let chain = try TestDecode.chain(input)
+            let reverser = TestDecode.reversal(chain.source, blockFrames: blockFrames ?? chain.file.blockFrames, folder: directory.url)
+            try reverser.seek(to: 0, endingAt: nil)
+            let size = reverser.placement.blockFrames ?? 0
             while let block = try reverser.readBlock(frames: size) {
                 blocks.append(block)
                 samples += block.samples
             }
             let total = samples.count / 2
             // AAC's frame by default (the seed's first-buffer size); never longer than the file.
-            #expect(reverser.blockFrames == min(blockFrames ?? 1024, total))
+            #expect(size == min(blockFrames ?? 1024, total))
             #expect(blocks.count == (total + size - 1) / size)
             for (index, block) in blocks.enumerated() {
                 #expect(block.position == Int64(index * size))
@@ -40,7 +42,7 @@ import TestSupport
     @Test("first channel, as the seed did")
     func firstChannel() throws {
         let input = Fixtures.url("wav-pcm_s24le-2ch-48000.wav")
-        let reverser = ReversedSource(try TestDecode.source(input, channels: .first))
+        let reverser = TestDecode.reversal(try TestDecode.source(input, channels: .first))
         var samples: [Int16] = []
         while let block = try reverser.readBlock(frames: 4096) {
             #expect(block.channelCount == 1)
@@ -49,30 +51,27 @@ import TestSupport
         #expect(samples == FFmpegOracle.channel(0, of: try FFmpegOracle.reversedSamples(of: input), channelCount: 2))
     }
 
-    @Test("the async sequence gives the same blocks, and ending it releases the temporary file")
-    func asyncSequence() async throws {
+    @Test("the seed's async sequence gives the same blocks, first block first, positioned", arguments: [1, 2])
+    func asyncSequence(_ threads: Int) async throws {
         let input = Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3")
-        let directory = try TemporaryDirectory()
         var samples: [Int16] = []
-        let folder = directory.url
-        for try await block in AudioBlocks(frames: 500, { flag in
-            ReversedSource(try TestDecode.source(input), temporaryDirectory: folder, cancellation: flag)
-        }) {
-            #expect(block.frameCount <= 500)
+        var position: Int64 = 0
+        for try await block in AudioReverser(options: ConversionOptions(threads: threads)).reversedBlocks(of: input, frames: 500) {
+            #expect(block.frameCount <= 500 && block.frameCount > 0 && block.position == position)
+            position += Int64(block.frameCount)
             samples += block.samples
         }
         #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
-        #expect(directory.contents.isEmpty)
     }
 
     @Test("a block size below 1 is refused")
     func invalidBlockSize() throws {
-        let reverser = ReversedSource(try TestDecode.source(Fixtures.url("edge-one-frame.wav")), blockFrames: 0)
+        let reverser = TestDecode.reversal(try TestDecode.source(Fixtures.url("edge-one-frame.wav")), blockFrames: 0)
         #expect(throws: ReverseAudioError.self) { try reverser.read(maximumFrames: 1) }
     }
 }
 
-/// The reversal moved into a file by `transfer`: the composable way to reverse.
+/// The reversal moved into a file by the scheduler, as every command writes.
 @Suite struct BlockWritingTests {
     @Test("a reversal transferred into a WAV writer equals areverse, with progress until it is in place")
     func writeReversedBlocks() throws {
@@ -80,9 +79,9 @@ import TestSupport
         let folder = try TemporaryDirectory()
         let output = folder.file("reversed.wav")
         let log = ProgressLog(output: output)
-        let source = ReversedSource(try TestDecode.source(input), blockFrames: 100, temporaryDirectory: folder.url)
+        let source = TestDecode.reversal(try TestDecode.source(input), blockFrames: 100, folder: folder.url)
         let writer = try AudioFileWriter(url: output, format: source.format, expectedFrames: source.length.frames)
-        let frames = try transfer(source, to: writer, progress: log.record)
+        let frames = try TestDecode.transfer(source, to: writer, progress: log.record)
         #expect(frames == (try AudioInfo.read(from: input)).frames)
         #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
         let values = log.entries.map(\.value)
@@ -111,9 +110,9 @@ import TestSupport
     @Test("an empty source writes an empty file; a failing input leaves no file")
     func failures() throws {
         let folder = try TemporaryDirectory()
-        let empty = ReversedSource(try TestDecode.source(Fixtures.url("edge-empty-audio.wav")))
+        let empty = TestDecode.reversal(try TestDecode.source(Fixtures.url("edge-empty-audio.wav")))
         let writer = try AudioFileWriter(url: folder.file("b.wav"), format: empty.format)
-        #expect(try transfer(empty, to: writer) == 0)
+        #expect(try TestDecode.transfer(empty, to: writer) == 0)
         #expect(throws: ReverseAudioError.self) { try TestDecode.source(Fixtures.url("bad-text.mp3")) }
         #expect(folder.contents == ["b.wav"])
     }

@@ -43,26 +43,25 @@ import TestSupport
     }
 
     /// `url` decoded to 16-bit and reversed, on `threads` threads with seams at `seams(N)`.
-    static func reverse(_ url: URL, threads: Int, seams: ((Int64) -> [Int64])? = nil,
+    static func reverse(_ url: URL, threads: Int, seams: (@Sendable (Int64) -> [Int64])? = nil,
                         sink makeSink: ((Int) -> MemorySink)? = nil, cancellation: CancellationFlag? = nil) throws -> Reversal {
-        let file = try AudioFileSource(url: url, cancellation: cancellation)
-        if threads > 1 { _ = try file.resolveLengthKeepingIndex() }
-        let source = try SampleConverter(file, sampleFormat: .s16)
-        let reversed = ReversedSource(source, threads: threads, cancellation: cancellation)
-        reversed.segmentBoundaries = seams.map { seams in { total in seams(total) } }
-        let sink = makeSink?(source.format.bytesPerFrame) ?? MemorySink(frameBytes: source.format.bytesPerFrame)
-        _ = try reversed.mirror(into: sink, progress: nil, cancellation: cancellation)
-        return Reversal(bytes: sink.bytes, threadsUsed: reversed.threadsUsed, reason: reversed.singleThreadReason,
-                        warnings: reversed.warnings)
+        let chain = try TestDecode.chain(url, cancellation: cancellation ?? CancellationFlag())
+        chain.splitsStoredSamples = true
+        var scheduler = Scheduler(threads: threads, cancellation: cancellation)
+        scheduler.segmentBoundaries = seams
+        let (input, _) = try chain.job(threads: threads, scheduler: scheduler)
+        let sink = makeSink?(chain.source.format.bytesPerFrame) ?? MemorySink(frameBytes: chain.source.format.bytesPerFrame)
+        let report = try scheduler.mirror(input, into: sink, progress: nil)
+        return Reversal(bytes: sink.bytes, threadsUsed: report.threadsUsed, reason: report.singleThreadReason, warnings: chain.warnings)
     }
 
     /// Seams at `fractions` of the length, plus 0 and N, increasing and unique.
-    static func seams(_ fractions: [Double]) -> (Int64) -> [Int64] {
+    static func seams(_ fractions: [Double]) -> @Sendable (Int64) -> [Int64] {
         { total in Array(Set([0, total] + fractions.map { Int64(Double(total) * $0) }.filter { $0 > 0 && $0 < total })).sorted() }
     }
 
     /// Where the seams go.
-    enum Layout: CaseIterable {
+    enum Layout: CaseIterable, Sendable {
         case two, three, seven, oneFrameSegment, insideMP3Frames
 
         func seams(_ total: Int64) -> [Int64] {
@@ -94,7 +93,7 @@ import TestSupport
         #expect(single.bytes == oracle, "\(name): the one-thread reversal is not areverse's")
         for layout in Layout.allCases {
             for threads in [2, 3] {
-                let parallel = try Self.reverse(url, threads: threads, seams: layout.seams)
+                let parallel = try Self.reverse(url, threads: threads, seams: { layout.seams($0) })
                 #expect(parallel.bytes == single.bytes, "\(name), \(layout), \(threads) threads: differs from one thread")
                 #expect(parallel.threadsUsed > 1, "\(name), \(layout): decoded on one thread: \(parallel.reason ?? "")")
                 #expect(parallel.warnings == single.warnings)

@@ -1,17 +1,37 @@
 import Foundation
-import ReverseAudio
+@testable import ReverseAudio
+@testable import ReverseAudioCore
+@testable import ReverseAudioFFmpeg
 
-/// Decodes files the way the operations do, for tests: the file source, converted, one channel taken.
+/// Decodes files the way the operations do, for tests: through the one chain builder.
 enum TestDecode {
+    /// The chain `channels`, `sampleFormat`, `range` and `effects` ask for over `url`.
+    static func chain(_ url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16,
+                      range: TimeRange? = nil, effects: [any AudioEffect] = [], reversed: Bool = false,
+                      cancellation: CancellationFlag = CancellationFlag()) throws -> AudioChain {
+        try AudioChain(url: url, recipe: ChainRecipe(range: range, sampleFormat: sampleFormat, channels: channels,
+                                                     effects: effects, reversed: reversed),
+                       cancellation: cancellation)
+    }
+
     /// The source `channels` and `sampleFormat` ask for over `url`.
     static func source(_ url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16) throws -> any PCMSource {
-        let file = try AudioFileSource(url: url)
-        var source: any PCMSource = file
-        if sampleFormat != nil || channels == .mix {
-            source = try SampleConverter(file, sampleFormat: sampleFormat, mixingToMono: channels == .mix)
-        }
-        if let channel = channels.extractedChannel { source = try ChannelSelector(source, channel: channel) }
-        return source
+        try chain(url, channels: channels, sampleFormat: sampleFormat).source
+    }
+
+    /// `source` reversed on one thread, read in order through a temporary file in `folder`.
+    static func reversal(_ source: any PCMSource, blockFrames: Int? = nil, folder: URL? = nil,
+                         cancellation: CancellationFlag? = nil) -> ReversedSource {
+        let input = Scheduler.Input(source: source, splitting: .single(reason: "a test"), blockFrames: blockFrames, name: "test")
+        return ReversedSource(input, scheduler: Scheduler(threads: 1, cancellation: cancellation,
+                                                          temporaryFolder: folder ?? FileManager.default.temporaryDirectory))
+    }
+
+    /// Moves `source` into `sink` on one thread, forwards.
+    @discardableResult
+    static func transfer(_ source: any PCMSource, to sink: any PCMSink, progress: ProgressHandler? = nil) throws -> Int64 {
+        let input = Scheduler.Input(source: source, splitting: .single(reason: "a test"), name: "test")
+        return try Scheduler(threads: 1, progress: progress).transfer(input, reversed: false, into: sink).frames
     }
 
     /// Every block a source lends, copied, and the source.
@@ -19,6 +39,13 @@ enum TestDecode {
         var blocks: [SampleBuffer] = []
         while let chunk = try source.read(maximumFrames: .max) { blocks.append(SampleBuffer(chunk, format: source.format)) }
         return blocks
+    }
+
+    /// Frames a source holds, read to its end.
+    static func frames(of source: any PCMSource) throws -> Int64 {
+        var frames: Int64 = 0
+        while let chunk = try source.read(maximumFrames: 1 << 16) { frames += Int64(chunk.frameCount) }
+        return frames
     }
 
     /// The 16-bit samples of `url` as the operations decode them.

@@ -40,31 +40,8 @@ public enum AudioConverter {
 
     /// The blocking form of ``convert(_:to:options:progress:)``: runs on the calling thread and
     /// stops with `CancellationError` once `cancellation` is cancelled.
-    /// - Parameters:
-    ///   - input: the file to read.
-    ///   - output: the file to write.
-    ///   - options: as for the async form.
-    ///   - cancellation: a flag another thread may set to stop the work.
-    ///   - progress: as for the async form.
-    public static func convert(_ input: URL, to output: URL, options: ConversionOptions,
-                               cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
-        let reporter = ProgressReporter(progress)
-        do {
-            return try convert(input, to: output, options: options, cancellation: cancellation, reporter: reporter)
-        } catch let declined as PlacementDeclined {
-            // A conversion encoded while it was decoded on several threads met what only one
-            // continuous decode handles (a misstated length, damage): done again on one thread.
-            var single = options
-            single.threads = 1
-            var result = try convert(input, to: output, options: single, cancellation: cancellation, reporter: reporter)
-            result.singleThreadReason = declined.reason
-            return result
-        }
-    }
-
-    /// One attempt at ``convert(_:to:options:cancellation:progress:)``.
-    private static func convert(_ input: URL, to output: URL, options: ConversionOptions, cancellation: CancellationFlag,
-                                reporter: ProgressReporter) throws -> ConversionResult {
+    package static func convert(_ input: URL, to output: URL, options: ConversionOptions,
+                                cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
         if let blockFrames = options.blockFrames, blockFrames <= 0 {
             throw ReverseAudioError.settingOutOfRange(.blockFrames, value: "\(blockFrames)", allowed: "at least 1 frame")
         }
@@ -75,119 +52,30 @@ public enum AudioConverter {
                                          requiresSeekableFile: outputFormat.container.requiresSeekableFile)
         let temporaryFolder = AudioInput.isSeekableFile(input) ? destination.temporaryFolder : FileManager.default.temporaryDirectory
         destination.discard()
-        let chain = try Chain(input, options: options, cancellation: cancellation)
-        let threads = chain.threads(asked: options.threads)
-        if threads > 1 { try chain.file.prepareIndependentReaders(for: chain.range) }
+        let reporter = ProgressReporter(progress)
+        let recipe = ChainRecipe(range: options.range, sampleFormat: options.sampleFormat, sampleRate: options.sampleRate,
+                                 channels: options.channels, effects: options.effects, reversed: options.reverse,
+                                 blockFrames: options.blockFrames)
+        let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation)
         let predicted = chain.source.length
+        options.opened?(chain.file.info)
         let writer = try AudioFileWriter(url: output, format: chain.source.format, outputFormat: outputFormat,
                                          input: chain.file.writerInput, overwrite: options.overwrite, inputs: [input],
                                          expectedFrames: predicted.frames)
-        guard options.reverse else {
-            let report = try transferReporting(chain.source, to: writer, threads: threads, progress: reporter.update,
-                                               cancellation: cancellation)
-            return finish(chain, nil, writer: writer, report: report, output: output, options: options, predicted: predicted,
-                          reporter: reporter)
-        }
-        // Straight to the mirrored places when the output takes frames anywhere; else through a
-        // temporary file: the reading pass, then the encoding one (which, on several threads,
-        // follows the reading as it completes the reversal from its start).
-        let mirrors = writer.positioned != nil && predicted.frames != nil
-        let follows = !mirrors && threads > 1
-        let reversal = ReversedSource(chain.source, blockFrames: options.blockFrames, threads: threads,
-                                      temporaryDirectory: temporaryFolder,
-                                      progress: mirrors || follows ? nil : reporter.stage(from: 0, to: 0.6), cancellation: cancellation)
-        reversal.followsPlacement = follows
-        defer { reversal.close() }
-        var report = try transferReporting(reversal, to: writer, threads: 1,
-                                           progress: mirrors || follows ? reporter.update : reporter.stage(from: 0.6, to: 1),
-                                           cancellation: cancellation)
-        // Through the temporary file, the threads are those of the reading pass.
-        report.threadsUsed = reversal.threadsUsed
-        report.singleThreadReason = reversal.singleThreadReason
-        return finish(chain, reversal, writer: writer, report: report, output: output, options: options, predicted: predicted,
-                      reporter: reporter)
-    }
-
-    /// The result of a finished conversion.
-    private static func finish(_ chain: Chain, _ reversal: ReversedSource?, writer: AudioFileWriter, report: TransferReport, output: URL,
-                               options: ConversionOptions, predicted: PCMLength, reporter: ProgressReporter) -> ConversionResult {
+        let scheduler = Scheduler(threads: options.threads, progress: reporter.update, cancellation: cancellation,
+                                  temporaryFolder: temporaryFolder)
+        let (job, reversed) = try chain.job(threads: options.threads, scheduler: scheduler)
+        let report = try scheduler.transfer(job, reversed: reversed, into: writer)
         reporter.complete()
         let frames = report.frames
-        let blockFrames = reversal?.blockFrames ?? options.blockFrames ?? chain.file.blockFrames ?? 0
-        let lengthSource = reversal.map { $0.length.source } ?? (predicted.frames == frames ? predicted.source : .decode)
+        let lengthSource = options.reverse ? report.lengthSource ?? .decode : (predicted.frames == frames ? predicted.source : .decode)
         return ConversionResult(
             input: chain.file.url, output: output, source: chain.file.info(frames: frames), format: chain.source.format,
             outputFormat: writer.outputFormat, codec: writer.codec, storedSampleFormat: writer.storedSampleFormat,
-            frames: frames, blockFrames: blockFrames, reversed: reversal != nil,
-            conversions: chain.conversions + writer.conversions, warnings: chain.source.warnings,
-            lengthSource: lengthSource, predictedFrames: predicted.frames, decodePasses: reversal?.passes ?? 1,
-            temporaryBytes: reversal?.temporaryBytes ?? 0, predictionFailure: predicted.frames == nil ? chain.lengthUnknownReason : nil,
-            decodeThreads: report.threadsUsed, singleThreadReason: options.threads > 1 ? singleThreadReason(chain, report) : nil)
-    }
-
-    /// Why the decode ran on one thread: a range too short a share of an MP3 to repay finding
-    /// its packets, or what the transfer said.
-    private static func singleThreadReason(_ chain: Chain, _ report: TransferReport) -> String? {
-        guard report.threadsUsed <= 1 else { return nil }
-        if chain.file.readsStoredSamples { return Chain.storedSamplesReason }
-        return chain.readersRepaySetUp ? report.singleThreadReason : AudioFileSource.shortRangeReason
-    }
-
-    /// The sources a conversion reads: the file, converted, cut to a range, one channel taken.
-    struct Chain {
-        let file: AudioFileSource
-        let source: any PCMSource
-        let conversions: [String]
-
-        /// The range of the file's own frames, when one is asked for.
-        let range: Range<Int64>?
-
-        /// Whether decoding on several threads repays finding what other readers need (see
-        /// `AudioFileSource.readersRepaySetUp(for:)`).
-        var readersRepaySetUp: Bool { file.readersRepaySetUp(for: range) }
-
-        /// Why PCM read straight from the file is read on one thread.
-        static let storedSamplesReason = "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
-
-        /// The threads to decode on when `asked` are: one for PCM whose bytes are the samples
-        /// (a 60-minute WAV reversal took 0.46 s on one thread and 0.51 s on two: the work is
-        /// copying, and the segments' seams and second reader only add to it).
-        func threads(asked: Int) -> Int { file.readsStoredSamples ? 1 : asked }
-
-        /// The chain `options` asks for over `input`.
-        init(_ input: URL, options: ConversionOptions, cancellation: CancellationFlag) throws {
-            let file = try AudioFileSource(url: input, cancellation: cancellation)
-            self.file = file
-            let range = try options.range.map { try $0.frames(atRate: file.format.sampleRate, path: file.name) }
-            self.range = range
-            let mixes = options.channels == .mix
-            let converts = options.sampleFormat.map { $0 != file.format.sampleFormat } ?? false
-            var source: any PCMSource = file
-            var converter: SampleConverter?
-            if let rate = options.sampleRate {
-                // A range counts the file's own frames: it is cut before the rate changes.
-                if let range { source = RangeSource(source, frames: range) }
-                converter = try SampleConverter(source, sampleFormat: options.sampleFormat, sampleRate: rate, mixingToMono: mixes)
-                source = converter!
-            } else {
-                if converts || mixes {
-                    converter = try SampleConverter(source, sampleFormat: options.sampleFormat, mixingToMono: mixes)
-                    source = converter!
-                }
-                if let range { source = RangeSource(source, frames: range) }
-            }
-            var conversions = converter?.conversions ?? []
-            if let channel = options.channels.extractedChannel {
-                source = try ChannelSelector(source, channel: channel)
-                conversions.append("channel \(channel) of \(file.format.channelCount) only")
-            }
-            self.source = source
-            self.conversions = conversions
-        }
-
-        /// Why nothing tells the length before decoding, when nothing does.
-        var lengthUnknownReason: String? {
-            source.format.sampleRate != file.format.sampleRate ? "the sample rate is converted" : file.lengthUnknownReason
-        }
+            frames: frames, blockFrames: report.blockFrames ?? options.blockFrames ?? chain.file.blockFrames ?? 0,
+            reversed: options.reverse, conversions: chain.conversions + writer.conversions, warnings: chain.warnings,
+            lengthSource: lengthSource, predictedFrames: predicted.frames, decodePasses: report.passes,
+            temporaryBytes: report.temporaryBytes, predictionFailure: predicted.frames == nil ? chain.lengthUnknownReason : nil,
+            decodeThreads: report.threadsUsed, singleThreadReason: options.threads > 1 && report.threadsUsed <= 1 ? report.singleThreadReason : nil)
     }
 }

@@ -54,6 +54,12 @@ public final class AudioReverser: Sendable {
         return flag
     }
 
+    /// The reversed audio of `url` as blocks of `frames` frames (the seed's block: a decoded
+    /// packet, when nil), first block first, in this reverser's channels and sample format.
+    public func reversedBlocks(of url: URL, frames: Int? = nil) -> ReversedBlocks {
+        ReversedBlocks(url: url, frames: frames, options: options)
+    }
+
     /// The same, for Swift concurrency: returns once the file is in place; cancelling the task
     /// stops the work and removes the partial output.
     @discardableResult

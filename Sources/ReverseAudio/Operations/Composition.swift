@@ -116,8 +116,10 @@ public struct Composition: Sendable {
         // Every file once, in piece order (the first is already open), for the widest sample format.
         var sourceOfPiece: [Int: AudioFileSource] = [:]
         for (index, piece) in pieces.enumerated() {
-            guard case .file(let url, _, _) = piece else { continue }
-            sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty ? reference : try AudioFileSource(url: url, cancellation: cancellation)
+            guard case .file(let url, let range, _) = piece else { continue }
+            sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty
+                ? reference : try AudioFileSource(url: url, cancellation: cancellation,
+                                                  resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true)
         }
         let opened = pieces.indices.compactMap { sourceOfPiece[$0] }
         let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
@@ -125,6 +127,8 @@ public struct Composition: Sendable {
             lossless: opened.filter { !$0.traits.isLossy }.map(\.format.sampleFormat),
             lossy: opened.filter(\.traits.isLossy).map(\.format.sampleFormat), storedBy: outputCodec))
         var sources: [any PCMSource] = []
+        // Reversed pieces are read in order through a temporary file beside nothing: one thread each.
+        let scheduler = Scheduler(threads: 1, cancellation: cancellation)
         var paths: [String] = []
         var reencoded: [String] = []
         var lossyInputs: Set<String> = []
@@ -135,8 +139,8 @@ public struct Composition: Sendable {
                 paths.append("silence")
             case .file(_, let range, let reversed):
                 guard let file = sourceOfPiece[index] else { continue }
-                let (source, changes) = try self.source(file, range: range, matching: format)
-                sources.append(reversed ? ReversedSource(source, cancellation: cancellation) : source)
+                let (source, changes) = try self.source(file, range: range, reversed: reversed, matching: format, scheduler: scheduler)
+                sources.append(source)
                 var path: String
                 switch (file.traits.isLossy, lossyOutput) {
                 case (true, true):
@@ -151,12 +155,14 @@ public struct Composition: Sendable {
                 paths.append(path + (reversed ? ", reversed" : ""))
             }
         }
-        let whole = try ConcatenatedSource(sources)
+        let whole = try sources[0].followed(by: Array(sources.dropFirst()))
         try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
         let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
-        let frames = try transfer(whole, to: writer, progress: progress, cancellation: cancellation)
-        var warnings = whole.warnings
+        let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
+        let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)
+            .transfer(job, reversed: false, into: writer).frames
+        var warnings = pieces.indices.compactMap { sourceOfPiece[$0] }.flatMap(\.warnings)
         // What the file decodes to, if not what was written (ADTS cannot state the encoder's
         // priming and padding; an MP3 or MP4 may not state a cut of a few samples exactly).
         var decoded = frames
@@ -255,9 +261,11 @@ public struct Composition: Sendable {
         return formats.contains(.f64) || formats.contains(.s32) ? .f64 : .f32
     }
 
-    /// `file`'s `range` in the composition's `format`, and what changed on the way ("sample
-    /// format s16 → s24 (exact)", "resampled 48000 → 44100 Hz", "2 channels mixed to 1").
-    private func source(_ file: AudioFileSource, range: TimeRange?, matching format: PCMFormat) throws -> (any PCMSource, [String]) {
+    /// `file`'s `range` in the composition's `format`, forwards or reversed, and what changed on
+    /// the way ("sample format s16 → s24 (exact)", "resampled 48000 → 44100 Hz", "2 channels
+    /// mixed to 1").
+    private func source(_ file: AudioFileSource, range: TimeRange?, reversed: Bool, matching format: PCMFormat,
+                        scheduler: Scheduler) throws -> (any PCMSource, [String]) {
         let own = file.format
         let sameRate = own.sampleRate == format.sampleRate
         let sameChannels = own.channelCount == format.channelCount
@@ -265,19 +273,10 @@ public struct Composition: Sendable {
             throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
                                                    expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
         }
-        let frames = try range.map { try $0.frames(atRate: own.sampleRate, path: file.name) }
         let mixes = !sameChannels && format.channelCount == 1
-        var source: any PCMSource = file
-        if !sameRate {
-            // A range counts the file's own frames: it is cut before the rate changes.
-            if let frames { source = RangeSource(source, frames: frames) }
-            source = try SampleConverter(source, sampleFormat: format.sampleFormat, sampleRate: format.sampleRate, mixingToMono: mixes)
-        } else {
-            if own.sampleFormat != format.sampleFormat || mixes {
-                source = try SampleConverter(source, sampleFormat: format.sampleFormat, mixingToMono: mixes)
-            }
-            if let frames { source = RangeSource(source, frames: frames) }
-        }
+        let recipe = ChainRecipe(range: range, sampleFormat: format.sampleFormat, sampleRate: sameRate ? nil : format.sampleRate,
+                                 channels: mixes ? .mix : .all, reversed: reversed)
+        let source = try AudioChain(file: file, recipe: recipe).reader(scheduler: scheduler)
         guard source.format.channelCount == format.channelCount else {
             throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
                                                    expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)

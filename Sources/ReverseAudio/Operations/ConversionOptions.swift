@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a file is converted.
-public struct ConversionOptions: Sendable, Equatable {
+public struct ConversionOptions: Sendable {
     /// Which channels to keep.
     public var channels: ChannelSelection
     /// Write the audio reversed.
@@ -18,11 +18,18 @@ public struct ConversionOptions: Sendable, Equatable {
     public var outputFormat: OutputFormat?
     /// The part of the input to convert; nil for all of it. Exact to the frame.
     public var range: TimeRange?
+    /// Effects on what is heard, in order (``Gain``, ``Fade``): a fade-in is at the start of
+    /// the output, reversed or not.
+    public var effects: [any AudioEffect]
     /// Threads a reversal may decode the input on, segment by segment (default: the machine's
     /// cores; 1 reads it once, forwards, on one thread). The output is the same byte for byte;
     /// inputs whose decode cannot restart exactly anywhere (AAC, a pipe, a rate conversion)
     /// use one thread whatever this says.
     public var threads: Int
+
+    /// Told the input's description once it is open, before any audio is decoded (the tool's
+    /// progress bar takes the length from it, without opening the input a second time).
+    package var opened: (@Sendable (AudioInfo) -> Void)?
 
     /// The cores of this machine: the default for ``threads``.
     public static var availableCores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -30,7 +37,8 @@ public struct ConversionOptions: Sendable, Equatable {
     /// Options with the defaults of `convert`: all channels, forwards, 16-bit, the input's rate, the format the output's name asks for.
     public init(channels: ChannelSelection = .all, reverse: Bool = false, blockFrames: Int? = nil,
                 overwrite: Bool = false, sampleFormat: SampleFormat? = .s16, sampleRate: Int? = nil,
-                outputFormat: OutputFormat? = nil, range: TimeRange? = nil, threads: Int = ConversionOptions.availableCores) {
+                outputFormat: OutputFormat? = nil, range: TimeRange? = nil, effects: [any AudioEffect] = [],
+                threads: Int = ConversionOptions.availableCores) {
         self.channels = channels
         self.reverse = reverse
         self.blockFrames = blockFrames
@@ -39,6 +47,7 @@ public struct ConversionOptions: Sendable, Equatable {
         self.sampleRate = sampleRate
         self.outputFormat = outputFormat
         self.range = range
+        self.effects = effects
         self.threads = max(1, threads)
     }
 }

@@ -41,6 +41,8 @@ enum PCMComparison {
         var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         var index = 0
         var ended = false
+        /// Frames read so far.
+        var frames: Int64 = 0
 
         var remaining: Int { bytes.count - index }
 
@@ -54,15 +56,16 @@ enum PCMComparison {
                 }
                 bytes = chunk.bytes
                 index = 0
+                frames += Int64(chunk.frameCount)
             }
             return true
         }
 
         /// Reads the rest; the source's whole length.
         mutating func drain() throws -> Int64 {
-            while try source.read(maximumFrames: 1 << 16) != nil {}
+            while let chunk = try source.read(maximumFrames: 1 << 16) { frames += Int64(chunk.frameCount) }
             ended = true
-            return source.position
+            return frames
         }
     }
 }

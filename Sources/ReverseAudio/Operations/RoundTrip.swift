@@ -103,10 +103,12 @@ public enum RoundTrip {
         var forward = options
         forward.reverse = false
         forward.range = nil
-        let originalDecode = try AudioConverter.Chain(original, options: forward, cancellation: cancellation).source
+        let originalDecode = try AudioChain(url: original, recipe: ChainRecipe(sampleFormat: forward.sampleFormat,
+                                                                               sampleRate: forward.sampleRate, channels: forward.channels),
+                                            cancellation: cancellation).source
         // The round trip holds the chosen sample format and rate already.
-        let roundTrip = try SampleConverter(AudioFileSource(url: reversedReversedURL, cancellation: cancellation),
-                                            sampleFormat: reversedReversed.format.sampleFormat)
+        let roundTrip = try AudioChain(url: reversedReversedURL, recipe: ChainRecipe(sampleFormat: reversedReversed.format.sampleFormat),
+                                       cancellation: cancellation).source
         let mismatch = try PCMComparison.firstDifference(roundTrip, originalDecode)
         progress(1)
         return Report(input: original, reversed: reversed, reversedReversed: reversedReversed, mismatch: mismatch)

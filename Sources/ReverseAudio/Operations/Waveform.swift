@@ -120,16 +120,15 @@ public enum Waveform {
         -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat) {
         var assumed: Int64?
         while true {
-            let file = try AudioFileSource(url: url, cancellation: cancellation)
-            var source: any PCMSource = try SampleConverter(file, sampleFormat: .f32)
-            let frames = try range?.frames(atRate: file.format.sampleRate, path: file.name)
-            if let frames { source = RangeSource(source, frames: frames) }
+            let chain = try AudioChain(url: url, recipe: ChainRecipe(range: range, sampleFormat: .f32), cancellation: cancellation ?? CancellationFlag())
+            let file = chain.file
             // A second pass (the length misstated) is decoded in order: the first found the damage.
             let threads = assumed == nil ? threads : 1
-            if threads > 1 { try file.prepareIndependentReaders(for: frames) }
-            let total = try assumed ?? source.length.frames ?? file.resolveLength().frames ?? 0
-            let accumulator = ColumnExtremes(format: source.format, columns: columns, totalFrames: max(total, 1))
-            let drawn = try transfer(source, to: accumulator, threads: threads, progress: progress, cancellation: cancellation)
+            let total = try assumed ?? chain.source.length.frames ?? file.resolveLength().frames ?? 0
+            let accumulator = ColumnExtremes(format: chain.source.format, columns: columns, totalFrames: max(total, 1))
+            let scheduler = Scheduler(threads: threads, progress: progress, cancellation: cancellation)
+            let (input, _) = try chain.job(threads: threads, scheduler: scheduler)
+            let drawn = try scheduler.transfer(input, reversed: false, into: accumulator).frames
             if drawn == total || assumed != nil {
                 return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate), file.format)
             }

@@ -15,21 +15,27 @@ public struct PCMChunk {
         self.position = position
     }
 
+    /// The interleaved samples as `type`, which must be the format's: `UInt8` for u8, `Int16`
+    /// for s16, `Int32` for s24 and s32, `Float` for f32, `Double` for f64.
+    public func samples<Sample>(as type: Sample.Type) -> UnsafeBufferPointer<Sample> {
+        bytes.bindMemory(to: Sample.self)
+    }
+
     /// The first `frames` frames of this chunk (the frames a caller may still take).
-    public func prefix(frames: Int, frameBytes: Int) -> PCMChunk {
+    package func prefix(frames: Int, frameBytes: Int) -> PCMChunk {
         guard frames < frameCount else { return self }
         return PCMChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<(frames * frameBytes)]), frameCount: frames,
                         position: position)
     }
 
     /// This chunk without its first `frames` frames.
-    public func dropping(frames: Int, frameBytes: Int) -> PCMChunk {
+    package func dropping(frames: Int, frameBytes: Int) -> PCMChunk {
         PCMChunk(bytes: UnsafeRawBufferPointer(rebasing: bytes[(frames * frameBytes)...]), frameCount: frameCount - frames,
                  position: position + Int64(frames))
     }
 
     /// The same frames on another timeline.
-    public func moved(to position: Int64) -> PCMChunk {
+    package func moved(to position: Int64) -> PCMChunk {
         PCMChunk(bytes: bytes, frameCount: frameCount, position: position)
     }
 }

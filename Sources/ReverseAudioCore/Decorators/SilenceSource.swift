@@ -1,15 +1,13 @@
 /// Digital silence: a given number of frames of zero (128 for unsigned 8-bit) in a format.
-public final class SilenceSource: PCMSource {
+package final class SilenceSource: PCMSource {
     /// The frames' sample format, rate and channels.
-    public let format: PCMFormat
-    /// Frames of silence.
-    public let frames: Int64
-    /// The index of the next frame read.
-    public private(set) var position: Int64 = 0
+    package let format: PCMFormat
+    private let frames: Int64
+    private var position: Int64 = 0
     private let zeros: UnsafeMutableRawBufferPointer
 
     /// `frames` frames of silence in `format`.
-    public init(frames: Int64, format: PCMFormat) {
+    package init(frames: Int64, format: PCMFormat) {
         self.format = format
         self.frames = max(frames, 0)
         zeros = .allocate(byteCount: Self.bufferFrames * max(format.bytesPerFrame, 1), alignment: 16)
@@ -20,13 +18,11 @@ public final class SilenceSource: PCMSource {
 
     private static let bufferFrames = 4096
 
-    /// The frames it holds, when known before reading, and how that is known.
-    public var length: PCMLength { PCMLength(frames: frames, source: .range) }
-    /// Problems met so far that did not stop reading.
-    public var warnings: [ReverseAudioWarning] { [] }
+    /// The frames it holds, exactly.
+    package var length: PCMLength { PCMLength(frames: frames, source: .range) }
 
     /// Lends the next frames, at most `maximumFrames` (see ``PCMSource/read(maximumFrames:)``).
-    public func read(maximumFrames: Int) throws -> PCMChunk? {
+    package func read(maximumFrames: Int) throws -> PCMChunk? {
         let count = Int(min(Int64(min(maximumFrames, Self.bufferFrames)), frames - position))
         guard count > 0 else { return nil }
         defer { position += Int64(count) }
@@ -36,7 +32,7 @@ public final class SilenceSource: PCMSource {
 
     /// Moves so the next frame read is `frame` (see ``PCMSource/seek(to:endingAt:)``).
     @discardableResult
-    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+    package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         position = min(max(frame, 0), frames)
         return SeekedTo(required: frame, reached: position)
     }

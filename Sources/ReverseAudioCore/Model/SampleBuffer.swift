@@ -79,3 +79,21 @@ public struct SampleBuffer: Sendable, Equatable {
         }
     }
 }
+
+extension PCMSource {
+    /// The next `frames` frames as an owned block (fewer only at the end), positioned on the
+    /// source's timeline; nil at the end of the source.
+    package func readBlock(frames: Int) throws -> SampleBuffer? {
+        var start: Int64?
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frames * format.bytesPerFrame)
+        var count = 0
+        while count < frames, let chunk = try read(maximumFrames: frames - count) {
+            if start == nil { start = chunk.position }
+            bytes.append(contentsOf: chunk.bytes)
+            count += chunk.frameCount
+        }
+        guard count > 0, let start else { return nil }
+        return SampleBuffer(owning: bytes, format: format, position: start)
+    }
+}

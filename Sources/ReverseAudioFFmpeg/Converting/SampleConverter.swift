@@ -3,60 +3,31 @@ import ReverseAudioCore
 
 /// Another source's frames in another sample format, at another rate, or mixed to one channel,
 /// converted by swresample at its default options, as the `ffmpeg` CLI converts: 16-bit equals
-/// `-f s16le`, a mix-down equals `-ac 1`, a rate equals `-ar N`.
+/// `-f s16le`, a mix-down equals `-ac 1`, a rate equals `-ar N`. Made by
+/// ``PCMSource/converted(to:sampleRate:mixingToMono:name:)``.
 ///
-/// Over an ``AudioFileSource`` that has not delivered anything yet, the conversion happens in
-/// the decoder's own interleaving pass (the same swresample call, one pass over the samples);
-/// over anything else, on the interleaved frames it lends. Samples narrowed to 24 bits keep
-/// their top 24, as FFmpeg's 24-bit encoders keep them.
-///
-/// ```swift
-/// let mono16 = try SampleConverter(AudioFileSource(url: url), sampleFormat: .s16, mixingToMono: true)
-/// ```
-public final class SampleConverter: PCMSource {
-    /// The source converted.
-    public let source: any PCMSource
+/// A file's own decode converts in its interleaving pass instead (the chain builder asks the
+/// file first: one swresample pass over the samples); this converts the frames another source
+/// lends. Samples narrowed to 24 bits keep their top 24, as FFmpeg's 24-bit encoders keep them.
+package final class SampleConverter: PCMSource {
+    private let source: any PCMSource
     /// The frames' sample format, rate and channels.
-    public let format: PCMFormat
-    /// True when the file source converts in its own pass (nothing to do here).
-    private let fused: Bool
-    private let resampler: Resampler?
+    package let format: PCMFormat
+    private let resampler: Resampler
     private let inputLayout: ChannelLayout
     private let narrowsTo24Bits: Bool
-    /// What was asked: the same conversion of another reader.
-    private let request: AudioFileSource.Conversion
+    private let name: String
     private var pending = PendingFrames()
     private var flushed = false
-    /// The index of the next frame read.
-    public private(set) var position: Int64 = 0
+    private var position: Int64 = 0
 
-    /// Converts `source`.
-    /// - Parameters:
-    ///   - source: the frames to convert.
-    ///   - sampleFormat: the sample format delivered; nil keeps the source's.
-    ///   - sampleRate: the rate delivered; nil keeps the source's.
-    ///   - mixingToMono: mix every channel to one (swresample's rematrix, `ffmpeg -ac 1`).
-    /// - Throws: `ReverseAudioError/settingOutOfRange(_:value:allowed:)` for a rate outside
-    ///   1 to 768000 Hz.
-    public init(_ source: any PCMSource, sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil,
-                mixingToMono: Bool = false) throws {
-        if let sampleRate, !(1...768_000).contains(sampleRate) {
-            throw ReverseAudioError.settingOutOfRange(.sampleRate, value: "\(sampleRate) Hz", allowed: "1 to 768000 Hz")
-        }
+    init(_ source: any PCMSource, sampleFormat: SampleFormat?, sampleRate: Int?, mixingToMono: Bool, name: String) {
         self.source = source
+        self.name = name
         let inner = source.format
         let target = sampleFormat ?? inner.sampleFormat
         narrowsTo24Bits = target == .s24 && ![.u8, .s16, .s24].contains(inner.sampleFormat)
         inputLayout = ChannelLayout(named: inner.channelLayoutName, channelCount: inner.channelCount)
-        let request = AudioFileSource.Conversion(sampleFormat: sampleFormat, sampleRate: sampleRate, mixesToMono: mixingToMono)
-        self.request = request
-        if let file = source as? AudioFileSource, file.adopt(request) {
-            fused = true
-            resampler = nil
-            format = file.format
-            return
-        }
-        fused = false
         resampler = Resampler(channels: mixingToMono ? .mixedToMono : .unchanged, type: target.sampleType, sampleRate: sampleRate)
         format = mixingToMono
             ? PCMFormat(sampleFormat: target, sampleRate: sampleRate ?? inner.sampleRate, channelCount: 1, channelLayoutName: "mono")
@@ -65,36 +36,13 @@ public final class SampleConverter: PCMSource {
     }
 
     /// The frames it holds, when known before reading, and how that is known.
-    public var length: PCMLength {
-        let inner = source.length
-        guard format.sampleRate != source.format.sampleRate else { return inner }
+    package var length: PCMLength {
         // A rate conversion changes the length by a ratio swresample rounds: only reading knows it.
-        return .unknown
-    }
-
-    /// Problems met so far that did not stop reading.
-    public var warnings: [ReverseAudioWarning] { source.warnings }
-    /// The natural block of what it reads (a decoded packet's frames).
-    public var blockFrames: Int? { source.blockFrames }
-    /// The file the frames come from, for messages.
-    public var name: String { source.name }
-
-    /// The same conversion of an independent reader of the source: none when the rate changes
-    /// (a resampler's output depends on everything before it). A conversion the file's decoder
-    /// took over comes with its reader.
-    public func independentReader() throws -> (any PCMSource)? {
-        guard request.sampleRate == nil, let inner = try source.independentReader() else { return nil }
-        if fused { return inner }
-        return try SampleConverter(inner, sampleFormat: request.sampleFormat, mixingToMono: request.mixesToMono)
+        format.sampleRate == source.format.sampleRate ? source.length : .unknown
     }
 
     /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
-    public func read(maximumFrames: Int) throws -> PCMChunk? {
-        guard !fused, let resampler else {
-            guard let chunk = try source.read(maximumFrames: maximumFrames) else { return nil }
-            position = chunk.position + Int64(chunk.frameCount)
-            return chunk
-        }
+    package func read(maximumFrames: Int) throws -> PCMChunk? {
         let frameBytes = format.bytesPerFrame
         while true {
             if let chunk = pending.take(maximumFrames, frameBytes: frameBytes, position: position) {
@@ -132,16 +80,11 @@ public final class SampleConverter: PCMSource {
 
     /// Seeks the source; with a rate conversion only back to the start.
     @discardableResult
-    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
-        if fused {
-            let seeked = try source.seek(to: frame, endingAt: end)
-            position = seeked.reached
-            return seeked
-        }
+    package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         if format.sampleRate != source.format.sampleRate && frame != 0 {
             throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
         }
-        resampler?.reset()
+        resampler.reset()
         pending.clear()
         flushed = false
         let seeked = try source.seek(to: frame, endingAt: end)
@@ -150,13 +93,34 @@ public final class SampleConverter: PCMSource {
     }
 
     /// What the conversion changes, one phrase each ("sample format f32 → s16").
-    public var conversions: [String] {
-        if fused, let file = source as? AudioFileSource { return file.conversions }
+    package var conversions: [String] {
         let inner = source.format
         var result: [String] = []
         if format.sampleFormat != inner.sampleFormat { result.append("sample format \(inner.sampleFormat) → \(format.sampleFormat)") }
         if format.sampleRate != inner.sampleRate { result.append("sample rate \(inner.sampleRate) → \(format.sampleRate) Hz") }
         if format.channelCount != inner.channelCount { result.append("\(inner.channelCount) channels mixed to 1") }
         return result
+    }
+}
+
+extension PCMSource {
+    /// This source's frames converted by swresample: another sample format (nil keeps it),
+    /// another rate (nil keeps it), mixed to one channel.
+    /// - Parameter name: the file the frames come from, for messages.
+    /// - Throws: `ReverseAudioError/settingOutOfRange(_:value:allowed:)` for a rate outside
+    ///   1 to 768000 Hz.
+    package func converted(to sampleFormat: SampleFormat?, sampleRate: Int? = nil, mixingToMono: Bool = false,
+                           name: String) throws -> SampleConverter {
+        try SampleConverter.checkRate(sampleRate)
+        return SampleConverter(self, sampleFormat: sampleFormat, sampleRate: sampleRate, mixingToMono: mixingToMono, name: name)
+    }
+}
+
+extension SampleConverter {
+    /// Refuses a rate outside 1 to 768000 Hz.
+    static func checkRate(_ rate: Int?) throws {
+        if let rate, !(1...768_000).contains(rate) {
+            throw ReverseAudioError.settingOutOfRange(.sampleRate, value: "\(rate) Hz", allowed: "1 to 768000 Hz")
+        }
     }
 }

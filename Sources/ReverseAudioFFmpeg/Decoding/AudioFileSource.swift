@@ -27,6 +27,8 @@ import ReverseAudioCore
 public final class AudioFileSource: PCMSource {
     /// The file.
     public let url: URL
+    /// The decoder's threads when the file was opened (0: as many as it uses).
+    private let openedDecoderThreads: Int
     private var input: AudioInput
     private var positioner: FramePositioner
     private let isCancelled: @Sendable () -> Bool
@@ -76,26 +78,25 @@ public final class AudioFileSource: PCMSource {
     ///   - url: the file.
     ///   - cancellation: polled between packets and by FFmpeg during blocking I/O; once set,
     ///     reading throws `CancellationError`.
-    public convenience init(url: URL, cancellation: CancellationFlag? = nil) throws {
-        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil)
+    ///   - resolvingLength: find the length now, on this open of the file, before anything is
+    ///     decoded (what a reversal, progress or a seek by index needs): the file is then opened
+    ///     once. Otherwise it is found the first time ``length`` is asked, on an open of its own.
+    public convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
-    private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?) throws {
+    private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
+                 resolvingLength: Bool) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
-        if let shared {
-            // One of several readers decoding side by side: its decoder keeps to its own thread.
-            (input, resolution) = (try AudioInput(url: url, isCancelled: flag.check, decoderThreads: 1), shared)
-        } else {
-            // An MP4's length is checked by decoding its last frames, which needs an open of its
-            // own: checked first, on an open given up before the decode's own, as two opens at
-            // once would hold two copies of the sample table (7 MiB an hour of AAC).
-            (input, resolution) = try Self.open(url, isCancelled: flag.check)
-        }
-        let input = input
+        // One of several readers decoding side by side keeps its decoder to its own thread.
+        openedDecoderThreads = shared == nil ? 0 : 1
+        let input = try AudioInput(url: url, isCancelled: flag.check, decoderThreads: openedDecoderThreads)
+        self.input = input
+        resolution = shared
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
         if let index = shared?.index { positioner.adopt(index) }
         sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
@@ -105,24 +106,28 @@ public final class AudioFileSource: PCMSource {
         statedEnd = parameters.traits.followsContainerDuration ? parameters.statedDurationSamples.flatMap { $0 > 0 ? $0 : nil } : nil
         format = PCMFormat(sampleFormat: sourceSampleFormat, sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
                            channelLayoutName: parameters.channelLayoutName)
-        // The first frame's rate and channels are what the decode gives (a container may
-        // misstate them): decoded now and held for the first read.
+        if shared == nil && resolvingLength && input.isSeekable {
+            // Found with this open's demuxer, which nothing has read yet (keeping an MP3's
+            // packet index: the way back to its start); then decoding starts from the first
+            // packet with a fresh decoder, as a fresh open would.
+            resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
+                                                    damagedAtStart: false, isCancelled: flag.check, using: input)
+            try restartFromStart()
+            damagedAtStart = positioner.skippedPackets > 0
+            if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
+            format = outputFormat()
+        } else {
+            try decodeFirstFrame()
+        }
+    }
+
+    /// Decodes the first frame, whose rate and channels are what the decode gives (a container
+    /// may misstate them), and holds it for the first read.
+    private func decodeFirstFrame() throws {
         if try positioner.next() { positioner.holdCurrentFrame() }
         damagedAtStart = positioner.skippedPackets > 0
         if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
         format = outputFormat()
-    }
-
-    /// Opens `url` for decoding; an MP4 is opened twice, its length resolved on the first open
-    /// (which the check moves) and that open closed before the second.
-    private static func open(_ url: URL, isCancelled: @escaping @Sendable () -> Bool) throws
-        -> (AudioInput, LengthResolver.Resolution?) {
-        let first = try AudioInput(url: url, isCancelled: isCancelled)
-        guard first.traits.followsContainerDuration, AudioInput.isSeekableFile(url) else { return (first, nil) }
-        let parameters = first.parameters
-        let resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: false, damagedAtStart: false,
-                                                    isCancelled: isCancelled, using: consume first)
-        return (try AudioInput(url: url, isCancelled: isCancelled), resolution)
     }
 
     /// The file as it was named.
@@ -181,7 +186,8 @@ public final class AudioFileSource: PCMSource {
     /// checked against the file (PCM's data size against the file's size; FLAC by decoding the
     /// frame that should be last); an MP4 edit list's end; otherwise the packets, read without
     /// decoding and summed as libavcodec will emit them. A decode that reaches another end
-    /// later corrects it (and warns).
+    /// later corrects it (and warns). Unless it was found when the file was opened
+    /// (`resolvingLength`), it is found on an open of its own.
     /// - Throws: `CancellationError`.
     @discardableResult
     public func resolveLength() throws -> PCMLength {
@@ -191,6 +197,52 @@ public final class AudioFileSource: PCMSource {
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
         }
         return resolution!.length
+    }
+
+    /// Starts decoding again from the stream's first packet with a fresh decoder, exactly as a
+    /// fresh open decodes, and (unless the caller seeks next) decodes the first frame: on this
+    /// open of the file where a seek back is exact (``AudioInput/restartsExactlyFromStart``) and
+    /// lands on the first frame, else on a new open.
+    /// - Parameter decoderThreads: the fresh decoder's threads (nil: as the last one's).
+    /// - Returns: the frame reached (0, or the end of an empty stream).
+    @discardableResult
+    private func restartFromStart(decodingFirstFrame: Bool = true, decoderThreads: Int? = nil,
+                                  reopening: Bool = false) throws -> Int64 {
+        let threads = decoderThreads ?? input.decoderThreads
+        let indexed = input.traits.needsPacketIndex
+        let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
+            && (!indexed || resolution?.index?.isComplete == true)
+        let fresh: AudioInput
+        if rewinds {
+            fresh = try input.withFreshDecoder(threads: threads)
+            // A stream decoded by a packet index goes back by the index (its first seek).
+            if !indexed { try mappingFFmpegErrors(path: fresh.path) { try fresh.rewindDemuxer() } }
+        } else {
+            fresh = try AudioInput(url: url, isCancelled: isCancelled, decoderThreads: threads)
+        }
+        if let indexMemoryLimit { fresh.demuxer.limitIndexMemory(to: indexMemoryLimit) }
+        let flag = isCancelled
+        positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
+        input = fresh
+        resampler = makeResampler()
+        if let index = resolution?.index, indexed { positioner.adopt(index) }
+        guard decodingFirstFrame else { return 0 }
+        if positioner.hasCompleteIndex {
+            // Every packet stamped from the index, as a read in order from the start stamps it
+            // (the demuxer's own stamps are estimates after a seek).
+            return try positioner.seek(toFrame: 0, decodingUntil: nil)
+        }
+        let decoded = try positioner.next()
+        if rewinds && !indexed && !fresh.traits.followsContainerDuration {
+            // A seek back by timestamp in a damaged file can land past its first frames, or past
+            // every one: then it is opened again.
+            let start = fresh.parameters.startSamples ?? 0
+            if !decoded || positioner.frameTimestampSamples.map({ $0 != start }) == true {
+                return try restartFromStart(decoderThreads: threads, reopening: true)
+            }
+        }
+        if decoded { positioner.holdCurrentFrame() }
+        return 0
     }
 
     /// Why nothing tells the length before decoding, when nothing does.
@@ -224,24 +276,60 @@ public final class AudioFileSource: PCMSource {
     /// Why a range that does not ``readersRepaySetUp(for:)`` is decoded on one thread.
     package static let shortRangeReason = "the range is less than a quarter of the file: finding every packet for other threads would cost more than they save"
 
-    /// Finds what ``independentReader()`` needs, when decoding `range` on several threads
-    /// repays it (``readersRepaySetUp(for:)``).
-    package func prepareIndependentReaders(for range: Range<Int64>?) throws {
-        if readersRepaySetUp(for: range) { _ = try resolveLengthKeepingIndex() }
+    // MARK: Readers on other threads
+
+    /// Why the file cannot be decoded by several readers side by side, each seeking exactly;
+    /// nil when it can. Its length must be resolved first (and for an MP3 its packet index,
+    /// which the readers share).
+    package var splitRefusal: String? {
+        if !input.isSeekable { return "the input is a pipe, read once" }
+        switch input.traits.seekExactness {
+        case .bitExact: break
+        case .bitExactWithoutNoiseSubstitution:
+            return "\(input.traits.name)'s decode restarted after a seek is not bit-exact (its noise substitution draws from the whole decode before it)"
+        case .converges: return "\(input.traits.name)'s decode restarted after a seek is not bit-exact"
+        }
+        if conversion.sampleRate != nil { return "the sample rate is converted (a resampler's output depends on everything before it)" }
+        if damagedAtStart { return "the stream is damaged at its start" }
+        guard decodedLength == nil, let resolution, resolution.length.frames != nil,
+              !input.traits.needsPacketIndex || resolution.index != nil else {
+            return "the length is not known before decoding"
+        }
+        return nil
     }
 
-    /// An independent reader of the same frames, for another thread: the file opened again
-    /// with the same conversion, sharing this reader's resolved length and packet index (which
-    /// is complete, so never changes again). None for a pipe, a codec whose restarted decode is
-    /// not bit-exact (AAC's noise substitution, Opus), a rate conversion, a length not yet
-    /// resolved, or a stream damaged at its start (decoded whole, on one thread).
-    public func independentReader() throws -> (any PCMSource)? {
-        guard input.isSeekable, input.traits.seekExactness == .bitExact, conversion.sampleRate == nil, !damagedAtStart,
-              decodedLength == nil, let resolution, resolution.length.frames != nil,
-              !input.traits.needsPacketIndex || resolution.index != nil else { return nil }
-        let reader = try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution)
-        guard reader.adopt(conversion), reader.format == format, !reader.damagedAtStart else { return nil }
-        return reader
+    /// Why PCM read straight from the file is read on one thread.
+    package static let storedSamplesReason = "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
+
+    /// A new reader of the same frames on an open of its own, at frame 0, sharing this
+    /// reader's resolved length and packet index (complete, so never changing again); its
+    /// decoder keeps to its own thread. Only when ``splitRefusal`` is nil.
+    package func openReader() throws -> AudioFileSource {
+        try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, resolvingLength: false)
+    }
+
+    /// Problems the decode met so far that a continuous decode reports (skipped packets, a read
+    /// that stopped early): a segment during which this grows met damage.
+    package var problemCount: Int { positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) }
+
+    /// Makes this reader as it was when opened: at frame 0, nothing decoded, its warnings
+    /// forgotten, its decoder on as many threads as at first (a fresh decode after readers side
+    /// by side met damage).
+    package func restart() throws {
+        pending.clear()
+        flushed = false
+        decodedLength = nil
+        position = 0
+        try restartFromStart(decoderThreads: openedDecoderThreads)
+        atStart = true
+    }
+
+    /// Keeps the decoder to one thread, as every other reader beside this one does (a decoder's
+    /// own frame threads would hide the damage a reader must see: FLAC's reports a bad frame
+    /// only when decoded on one thread). Only before anything is delivered.
+    package func decodeOnOneThread() throws {
+        guard input.decoderThreads != 1, atStart, pending.isEmpty else { return }
+        try restartFromStart(decoderThreads: 1)
     }
 
     // MARK: Reading
@@ -318,11 +406,15 @@ public final class AudioFileSource: PCMSource {
     }
 
     private func decideRaw() {
-        rawDecided = true
         guard input.traits.storesDecodedSamples, input.isSeekable, conversion == Conversion(), statedEnd == nil, !damagedAtStart,
-              format.sampleFormat == sourceSampleFormat, input.parameters.blockAlign == format.bytesPerFrame,
-              let dataStart = positioner.firstPacketPosition, let frames = (try? resolveLength())?.frames else { return }
-        raw = RawPCMReader(url: url, path: name, dataStart: dataStart, frameBytes: format.bytesPerFrame, frames: frames)
+              format.sampleFormat == sourceSampleFormat, input.parameters.blockAlign == format.bytesPerFrame else {
+            rawDecided = true
+            return
+        }
+        let frames = (try? resolveLength())?.frames
+        rawDecided = true
+        guard let frames, let dataStart = positioner.firstPacketPosition else { return }
+        raw = RawPCMReader(demuxer: input.demuxer, path: name, dataStart: dataStart, frameBytes: format.bytesPerFrame, frames: frames)
     }
 
     /// Notes where the stream ended: the length reading gave.
@@ -350,13 +442,12 @@ public final class AudioFileSource: PCMSource {
         if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
             // A fresh decoder from the start decodes exactly as the continuous decode does, even
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
-            try reopen()
-            reached = 0
+            reached = try restartFromStart()
         } else if input.isSeekable && input.traits.isLossy
                     && (frame <= Int64(input.traits.prerollSamples) || !input.parameters.timestampsResolveSamples) {
             // A restart at the stream's first packet: its start trimming (an encoder's delay, an
-            // Opus pre-skip) reaches the decoder only on a demuxer's first read, so from a fresh open.
-            try reopen()
+            // Opus pre-skip) reaches the decoder as a fresh open's does.
+            try restartFromStart(decodingFirstFrame: false)
             reached = try positioner.seek(toFrame: frame, decodingUntil: end)
         } else {
             resampler.reset()
@@ -374,17 +465,6 @@ public final class AudioFileSource: PCMSource {
     package func limitIndexMemory(to bytes: Int) {
         indexMemoryLimit = bytes
         input.demuxer.limitIndexMemory(to: bytes)
-    }
-
-    /// Opens the file again: a fresh demuxer and decoder, as for the first read.
-    private func reopen() throws {
-        let fresh = try AudioInput(url: url, isCancelled: isCancelled, decoderThreads: input.decoderThreads)
-        if let indexMemoryLimit { fresh.demuxer.limitIndexMemory(to: indexMemoryLimit) }
-        let flag = isCancelled
-        positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
-        input = fresh
-        if let index = resolution?.index { positioner.adopt(index) }
-        resampler = makeResampler()
     }
 
     // MARK: Conversion

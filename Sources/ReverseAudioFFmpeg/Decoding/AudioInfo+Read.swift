@@ -5,8 +5,7 @@ extension AudioInfo {
     /// Describes `url`: container, codec and PCM shape, and the frame count a decode gives
     /// (``AudioFileSource/resolveLength()``: the same figure every operation uses).
     public static func read(from url: URL) throws -> AudioInfo {
-        let source = try AudioFileSource(url: url)
-        try source.resolveLength()
+        let source = try AudioFileSource(url: url, resolvingLength: true)
         return source.info
     }
 

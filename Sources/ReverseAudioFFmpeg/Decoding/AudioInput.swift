@@ -69,6 +69,52 @@ package final class AudioInput {
         }
     }
 
+    /// The same open of the file with a decoder that has decoded nothing, on `threads` threads
+    /// of its own (the demuxer is shared).
+    private init(reusing other: AudioInput, decoderThreads threads: Int) throws {
+        url = other.url
+        demuxer = other.demuxer
+        streamIndex = other.streamIndex
+        parameters = other.parameters
+        isSeekable = other.isSeekable
+        isCancelled = other.isCancelled
+        path = other.path
+        decoderThreads = threads
+        do {
+            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
+        } catch {
+            throw ReverseAudioError.decodingFailed(
+                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))")
+        }
+    }
+
+    /// This open of the file with a fresh decoder (on `threads` threads; nil: as many as this
+    /// one's): what a decode from the start needs after the demuxer was used for something else
+    /// (finding the length), or a decoder that keeps to one thread beside others.
+    package func withFreshDecoder(threads: Int? = nil) throws -> AudioInput {
+        try AudioInput(reusing: self, decoderThreads: threads ?? decoderThreads)
+    }
+
+    /// True when a seek back to the stream's start, with a fresh decoder, decodes exactly as a
+    /// fresh open does: lossless codecs (no state between frames), streams decoded by a packet
+    /// index (MP3, ADTS AAC: the index stamps the start trimming back), and MP4, whose demuxer
+    /// restores the edit list's start trimming on a seek. Elsewhere (Ogg's pre-skip) the start
+    /// trimming reaches the decoder only on a demuxer's first read.
+    package var restartsExactlyFromStart: Bool {
+        !traits.isLossy || traits.needsPacketIndex || traits.followsContainerDuration
+    }
+
+    /// Moves the demuxer back to the stream's first packet.
+    package func rewindDemuxer() throws(FFmpegError) {
+        if traits.followsContainerDuration {
+            // An MP4's first packets (the encoder's priming) lie before its start time: a seek
+            // before every sample lands on the first, whose start trimming the demuxer restores.
+            try demuxer.seek(stream: streamIndex, toTimestamp: Int64.min / 2)
+        } else {
+            try demuxer.seek(stream: streamIndex, toTimestamp: parameters.startTimestamp ?? 0)
+        }
+    }
+
     /// The tags a person set (title, artist…), in the file's order: not the ones that describe
     /// how this file was encoded, which would be wrong for a new encoding.
     package var tags: [(key: String, value: String)] {

@@ -64,6 +64,14 @@ final class FramePositioner {
     /// Why reading stopped before the end of the file, if it did.
     var readFailure: String? { decoding.reader.readFailure }
 
+    /// The current frame's timestamp in samples, when it has one.
+    var frameTimestampSamples: Int64? {
+        frame.presentationTimestamp.map { parameters.samples(fromTimeBaseUnits: $0, sampleRate: parameters.sampleRate) }
+    }
+
+    /// True when the packet index holds every packet of the stream.
+    var hasCompleteIndex: Bool { index?.isComplete == true }
+
     /// Uses a complete index built elsewhere (by counting the packets) instead of building one.
     func adopt(_ complete: PacketIndex) {
         if index != nil, complete.isComplete, !hasSought { index = complete }

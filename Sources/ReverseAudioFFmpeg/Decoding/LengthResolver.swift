@@ -42,8 +42,9 @@ enum LengthResolver {
     /// - Throws: `CancellationError`; nothing else (a count that fails leaves the length unknown).
     /// - Parameter damagedAtStart: decoding from the start already rejected packets before the
     ///   first frame: the stream is damaged where no check reaches, and is decoded whole.
-    /// - Parameter given: an open of `url` the caller no longer needs, used (and moved) by a check
-    ///   that starts with a seek; every other read opens the file afresh.
+    /// - Parameter given: an open of `url` from which nothing was read yet, used (and moved) by
+    ///   the resolution: the caller brings it back to the start. Without it, or where a check
+    ///   on it was inconclusive, the file is opened afresh.
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
                         isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil) throws -> Resolution {
         let traits = parameters.traits
@@ -55,10 +56,11 @@ enum LengthResolver {
                 let frames = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
                 return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
             }
-            // PCM's check reads its first packet: only a fresh open will do.
-            let input = try given.flatMap { traits.family == .pcm ? nil : $0 } ?? AudioInput(url: url, isCancelled: isCancelled)
+            let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
+            var moved = false
             if traits.containerStatesLength || traits.followsContainerDuration,
                let stated = parameters.statedDurationSamples, stated > 0 {
+                moved = true
                 let checked = traits.family == .pcm
                     ? (try checkedPCMLength(input, stated: stated), false)
                     : try checkedByLastFrame(input, stated: stated, paddingFollows: traits.followsContainerDuration,
@@ -72,9 +74,9 @@ enum LengthResolver {
             if traits.isLossy && parameters.codecFrameSize == 0 && !parameters.timestampsResolveSamples {
                 return Resolution(length: .unknown, unknownReason: "its packets vary in length and the container's timestamps are coarser than a sample", index: nil)
             }
-            // Counted on an open of its own: a check above may have moved this one.
-            let counting = traits.containerStatesLength || traits.followsContainerDuration
-                ? try AudioInput(url: url, isCancelled: isCancelled) : input
+            // Counted on an open of its own when a check above moved this one (rare: a header
+            // that understates, an MP4 whose index outlives its data).
+            let counting = moved ? try AudioInput(url: url, isCancelled: isCancelled) : input
             let index = keepingIndex && traits.needsPacketIndex
                 ? PacketIndex(for: counting) : nil
             guard let counted = try countPackets(counting, index: index, isCancelled: isCancelled) else {

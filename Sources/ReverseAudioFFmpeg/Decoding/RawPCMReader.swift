@@ -1,16 +1,17 @@
+import FFmpeg
 import Foundation
 import ReverseAudioCore
 
 /// PCM read straight from the file, for a stream whose stored bytes are exactly what
-/// libavcodec decodes it to (``CodecTraits/storesDecodedSamples``): large positioned reads
-/// (`pread`) of the data FFmpeg's demuxer located, with no packet, decoder or converter per
-/// 4 KiB, which is most of what reading a WAV costs otherwise. Seeking is arithmetic.
+/// libavcodec decodes it to (``CodecTraits/storesDecodedSamples``): large reads of the data
+/// FFmpeg's demuxer located, through the demuxer's own open of the file, with no packet,
+/// decoder or converter per 4 KiB, which is most of what reading a WAV costs otherwise.
+/// Seeking is arithmetic.
 ///
 /// It reads the frames the length resolution found (the data's stated size, checked against
-/// the file's), so its frames and length are the decode's exactly. The descriptor is its own,
-/// opened read-only and closed once.
+/// the file's), so its frames and length are the decode's exactly.
 final class RawPCMReader {
-    private let descriptor: Int32
+    private let demuxer: Demuxer
     private let path: String
     /// Where frame 0 starts in the file.
     private let dataStart: Int64
@@ -24,13 +25,11 @@ final class RawPCMReader {
     /// Bytes read at most at once.
     static let readBytes = 1 << 20
 
-    /// A reader of `frames` frames of `frameBytes` bytes from `dataStart` in `url`; nil when the
-    /// file cannot be opened again (the caller decodes instead).
-    init?(url: URL, path: String, dataStart: Int64, frameBytes: Int, frames: Int64) {
+    /// A reader of `frames` frames of `frameBytes` bytes from `dataStart` in the file `demuxer`
+    /// reads (whose packets are not read any more); nil for a stream it cannot read so.
+    init?(demuxer: Demuxer, path: String, dataStart: Int64, frameBytes: Int, frames: Int64) {
         guard frameBytes > 0, dataStart >= 0, frames >= 0 else { return nil }
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        self.descriptor = descriptor
+        self.demuxer = demuxer
         self.path = path
         self.dataStart = dataStart
         self.frameBytes = frameBytes
@@ -39,7 +38,6 @@ final class RawPCMReader {
     }
 
     deinit {
-        close(descriptor)
         buffer.deallocate()
     }
 
@@ -50,16 +48,15 @@ final class RawPCMReader {
         let count = Int(min(Int64(min(maximumFrames, buffer.count / frameBytes)), frames - position))
         guard count > 0, let base = buffer.baseAddress else { return nil }
         let wanted = count * frameBytes
-        var filled = 0
-        while filled < wanted {
-            let got = pread(descriptor, base + filled, wanted - filled, off_t(dataStart + position * Int64(frameBytes) + Int64(filled)))
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else {
-                let reason = got == 0 ? "the file ended at frame \(position + Int64(filled / frameBytes)) of \(frames)"
-                    : String(cString: strerror(errno))
-                throw ReverseAudioError.decodingFailed(path: path, reason: reason)
-            }
-            filled += got
+        let got: Int
+        do {
+            got = try demuxer.readBytes(into: base, count: wanted, at: dataStart + position * Int64(frameBytes))
+        } catch {
+            if error.isInterrupted { throw CancellationError() }
+            throw ReverseAudioError.decodingFailed(path: path, reason: error.message)
+        }
+        guard got == wanted else {
+            throw ReverseAudioError.decodingFailed(path: path, reason: "the file ended at frame \(position + Int64(got / frameBytes)) of \(frames)")
         }
         defer { position += Int64(count) }
         return PCMChunk(bytes: UnsafeRawBufferPointer(start: base, count: wanted), frameCount: count, position: position)

@@ -136,7 +136,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     private var supportsPlacement: Bool { codec == .pcm && output.isSeekable }
 
     /// This writer, when it takes frames at any position.
-    public var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
+    package var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
 
     /// Appends a block after everything written so far.
     /// - Throws: `ReverseAudioError/sampleBufferMismatch(reason:)` for a block of another format.
@@ -182,6 +182,15 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
 
     /// Bytes of one frame in the file, for PCM (an s24 sample takes 3).
     private var storedBytesPerFrame: Int { plan.storedBytesPerSample * format.channelCount }
+
+    /// True when the file is written under a temporary name (not into a pipe or a device): what
+    /// was written can be taken back.
+    package var canStartOver: Bool { output.isSeekable }
+
+    /// Starts the file again, empty, for an output of `frames` frames (only where ``canStartOver``).
+    package func startOver(expectingFrames frames: Int64) throws {
+        try discardWrites(expectingFrames: frames)
+    }
 
     /// Starts the file again, empty, for an output of `frames` frames.
     public func discardWrites(expectingFrames frames: Int64) throws {

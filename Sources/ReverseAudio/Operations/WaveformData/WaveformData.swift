@@ -112,10 +112,10 @@ public enum WaveformData {
             }
             return format
         }
-        let file = try AudioFileSource(url: input, cancellation: cancellation)
-        var source: any PCMSource = try SampleConverter(file, sampleFormat: .s16)
-        let frames = try range?.frames(atRate: file.format.sampleRate, path: file.name)
-        if let frames { source = RangeSource(source, frames: frames) }
+        let chain = try AudioChain(url: input, recipe: ChainRecipe(range: range, sampleFormat: .s16),
+                                   cancellation: cancellation ?? CancellationFlag())
+        let file = chain.file
+        let source = chain.source
         let rate = source.format.sampleRate
         let sizes = try outputs.map { output in
             let size = output.zoom.samplesPerPixel(atRate: rate)
@@ -129,7 +129,6 @@ public enum WaveformData {
             }
             return size
         }
-        if threads > 1 { try file.prepareIndependentReaders(for: frames) }
         let sink = ZoomLevelSink(format: source.format, samplesPerPixel: sizes, splitChannels: splitChannels)
         let channels = splitChannels ? source.format.channelCount : 1
         var files: [WaveformDataFile] = []
@@ -141,7 +140,8 @@ public enum WaveformData {
             sink.level(sizes[index])?.add(file)
             files.append(file)
         }
-        let measured = try transfer(source, to: sink, threads: threads, progress: progress, cancellation: cancellation)
+        let scheduler = Scheduler(threads: threads, progress: progress, cancellation: cancellation)
+        let measured = try scheduler.transfer(chain.job(threads: threads, scheduler: scheduler).input, reversed: false, into: sink).frames
         for file in files { try file.finish() }
         return Written(frames: measured, sampleRate: rate, channels: channels,
                        levels: sizes.map { size in (size, sink.level(size)?.pixels ?? 0) })

@@ -2,7 +2,7 @@ import Foundation
 
 /// Places a source's frames in a sink that takes them at any position, using several threads:
 /// the frames are cut into segments, and each thread decodes whole segments on a reader of its
-/// own (the source's ``PCMSource/independentReader()``), seeking to each segment's start, and
+/// own (``SegmentReaders``: the job's own reader and more opens of the input), seeking to each segment's start, and
 /// writes them to their places, forwards or mirrored (frame `s` of `N` at `N − 1 − s`). Exact
 /// seeking (each codec's measured pre-roll) makes every seam bit-exact, so the output equals the
 /// single-threaded one byte for byte.
@@ -12,7 +12,7 @@ import Foundation
 /// others up. Memory is one reader and one batch per thread, whatever the length.
 ///
 /// Anything that is not what one continuous read would give gives up the parallel way, and the
-/// caller reverses on one thread instead: a reader that cannot be made, a seek that does not
+/// ``Scheduler`` decodes on one thread instead: a seek that does not
 /// reach its target, a segment that ends early (the length was misstated), frames past the
 /// stated end, or a reader that met damage (its warnings must come from one continuous decode).
 /// Errors (a write that fails) and cancellation stop every thread at its next chunk.
@@ -47,44 +47,6 @@ package enum SegmentedPlacement {
     /// Why a stream of fewer than two segments is read on one thread.
     static let tooShortReason = "too short to split (segments of at least \(minimumSegmentFrames) frames)"
 
-    /// Why a source gives no independent readers.
-    static let noReadersReason = "the input cannot be read by several readers exactly (a pipe, a codec whose seek is not bit-exact, a rate conversion)"
-
-    /// Places the `totalFrames` frames of `source` into `sink`, segment by segment, on up to
-    /// `threads` threads (the calling one included).
-    /// - Parameters:
-    ///   - source: the source whose independent readers do the work; it is not read itself,
-    ///     so that a single-threaded reading after a decline decodes (and warns) as if first.
-    ///   - totalFrames: the length the source states (mirrored: frame `s` goes to `totalFrames − 1 − s`).
-    ///   - direction: forwards or mirrored.
-    ///   - boundaries: the segments' edges, from 0 to `totalFrames`, increasing.
-    ///   - threads: at most this many threads, the calling one included.
-    ///   - sink: where the frames go; written under a lock, from every thread.
-    ///   - progress: fractions of the frames read, from the threads as they read.
-    ///   - cancellation: checked between chunks by every thread.
-    /// - Returns: ``Outcome/placed``, or why it declined (the sink then holds partial writes the
-    ///   caller discards).
-    /// - Throws: the first error of any thread (the others stop), or `CancellationError`.
-    package static func place(_ source: any PCMSource, totalFrames: Int64, direction: Direction, boundaries: [Int64], threads: Int,
-                              into sink: any PositionedPCMSink, progress: ProgressHandler?,
-                              cancellation: CancellationFlag?) throws -> Outcome {
-        guard let readers = try readers(of: source, count: min(threads, boundaries.count - 1)) else {
-            return .declined(noReadersReason)
-        }
-        return try place(readers: readers, totalFrames: totalFrames, direction: direction, boundaries: boundaries, into: sink,
-                         progress: progress, cancellation: cancellation)
-    }
-
-    /// `count` independent readers of `source` (at least one), or nil when it has none.
-    package static func readers(of source: any PCMSource, count: Int) throws -> [any PCMSource]? {
-        var readers: [any PCMSource] = []
-        for _ in 0..<max(1, count) {
-            guard let reader = try source.independentReader() else { return nil }
-            readers.append(reader)
-        }
-        return readers
-    }
-
     /// Places the frames with `readers`, one thread each (the first on the calling thread).
     /// - Parameters:
     ///   - lastSegmentFirst: take the segments from the stream's end: a mirrored placement then
@@ -95,8 +57,16 @@ package enum SegmentedPlacement {
     ///     are written, from the thread that wrote them.
     ///   - waitForRoom: called by a thread with the segment it took, before reading it; blocks
     ///     until the sink has room for it (a reader in order keeps a small window), false to stop.
-    ///   - others: as ``place(_:totalFrames:direction:boundaries:threads:into:progress:cancellation:)``.
-    package static func place(readers: [any PCMSource], totalFrames: Int64, direction: Direction, boundaries: [Int64],
+    ///   - totalFrames: the length the input states (mirrored: frame `s` goes to `totalFrames − 1 − s`).
+    ///   - direction: forwards or mirrored.
+    ///   - boundaries: the segments' edges, from 0 to `totalFrames`, increasing.
+    ///   - sink: where the frames go; written under a lock, from every thread.
+    ///   - progress: fractions of the frames read, from the threads as they read.
+    ///   - cancellation: checked between chunks by every thread.
+    /// - Returns: ``Outcome/placed``, or why it declined (the sink then holds partial writes the
+    ///   caller discards).
+    /// - Throws: the first error of any thread (the others stop), or `CancellationError`.
+    package static func place(readers: [SegmentReader], totalFrames: Int64, direction: Direction, boundaries: [Int64],
                               lastSegmentFirst: Bool = false, into sink: any PositionedPCMSink, progress: ProgressHandler?,
                               cancellation: CancellationFlag?, stop: CancellationFlag? = nil,
                               onSegmentPlaced: (@Sendable (Range<Int64>) -> Void)? = nil,
@@ -247,19 +217,17 @@ private final class SharedPlacement: @unchecked Sendable {
 /// One thread's part: segments taken in turn, each sought, read and written to its place.
 private final class SegmentWorker {
     private let reader: any PCMSource
+    private let problems: () -> Int
     private let shared: SharedPlacement
     private let frameBytes: Int
     /// Frames waiting to be written: filled from its start (forwards) or its end (mirrored).
     private let batch: UnsafeMutableRawPointer
     private let batchFrames: Int
-    /// The reader's warnings before it read anything: a new one means damage.
-    private let initialWarnings: [ReverseAudioWarning]
-
-    init(reader: any PCMSource, shared: SharedPlacement) {
-        self.reader = reader
+    init(reader: SegmentReader, shared: SharedPlacement) {
+        self.reader = reader.source
+        problems = reader.problems
         self.shared = shared
-        initialWarnings = reader.warnings
-        frameBytes = reader.format.bytesPerFrame
+        frameBytes = reader.source.format.bytesPerFrame
         batchFrames = max(1, (1 << 20) / max(frameBytes, 1))
         batch = .allocate(byteCount: batchFrames * max(frameBytes, 1), alignment: 16)
     }
@@ -283,6 +251,8 @@ private final class SegmentWorker {
     /// Places one segment; a reason when it cannot be placed exactly.
     private func place(_ segment: Range<Int64>) throws -> String? {
         let total = shared.totalFrames
+        // Problems before the segment: one met inside it means damage.
+        let problemsBefore = problems()
         let reached = try reader.seek(to: segment.lowerBound, endingAt: segment.upperBound)
         guard reached.reached == segment.lowerBound else {
             return "a seek to frame \(segment.lowerBound) reached \(reached.reached)"
@@ -321,7 +291,7 @@ private final class SegmentWorker {
         if segment.upperBound == total, try reader.read(maximumFrames: 1) != nil {
             return "the stream goes on past the \(total) frames it states"
         }
-        guard reader.warnings == initialWarnings else { return "the decode met damage" }
+        guard problems() == problemsBefore else { return "the decode met damage" }
         shared.segmentPlaced(segment)
         return nil
     }

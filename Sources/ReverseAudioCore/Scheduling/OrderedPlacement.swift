@@ -8,8 +8,9 @@ import Foundation
 /// order; memory is the window (``windowSegments(threads:)`` segments), whatever the length.
 ///
 /// A placement that declines (a seek that misses, a stream that ends early or meets damage)
-/// after frames went to the sink is continued on the calling thread by the source itself, from
-/// the first segment not handed out: every segment handed out was decoded and checked whole.
+/// after frames went to the sink is continued on the calling thread by the job's own reader,
+/// made fresh, from the first segment not handed out: every segment handed out was decoded and
+/// checked whole.
 package enum OrderedPlacement {
     /// Bytes of PCM a segment aims at: 2 MiB (about 12 s of stereo 16-bit at 44.1 kHz), so a
     /// segment's seek and pre-roll are a small share of its decode, and the window a few MiB.
@@ -26,14 +27,14 @@ package enum OrderedPlacement {
         return (0...count).map { totalFrames * $0 / count }
     }
 
-    /// Transfers the `totalFrames` frames of `source` (not yet read) into `sink` in order, with
-    /// `readers` decoding on their own threads.
+    /// Transfers the `totalFrames` frames of an input (not yet read) into `sink` in order, with
+    /// `readers` (the first is `main`'s own) decoding on their own threads.
     /// - Returns: the frames written, and the reason the rest was decoded on this thread, if it was.
     /// - Throws: the first error of a reader or of the sink (the others stop), `CancellationError`.
-    package static func transfer(_ source: any PCMSource, readers: [any PCMSource], totalFrames: Int64, boundaries: [Int64],
+    package static func transfer(readers: [SegmentReader], main: any SegmentReaders, totalFrames: Int64, boundaries: [Int64],
                                  to sink: any PCMSink, progress: ProgressHandler?,
                                  cancellation: CancellationFlag?) throws -> (frames: Int64, declined: String?) {
-        let window = ReorderWindow(boundaries: boundaries, frameBytes: source.format.bytesPerFrame,
+        let window = ReorderWindow(boundaries: boundaries, frameBytes: sink.format.bytesPerFrame,
                                    room: windowSegments(threads: readers.count))
         let stop = CancellationFlag()
         let work = HandOff(readers)
@@ -64,7 +65,17 @@ package enum OrderedPlacement {
                 stop.cancel()
                 window.stop()
                 window.waitForEnd()
-                written += try continueAlone(source, from: boundaries[index], totalFrames: totalFrames, to: sink,
+                try main.rewindMain()
+                let source = main.main.source
+                var from = boundaries[index]
+                if from > 0, try source.seek(to: from, endingAt: nil).reached != from {
+                    // The codecs whose readers run in parallel seek exactly; one that did not
+                    // is decoded again from its start.
+                    try sink.startOver(expectingFrames: totalFrames)
+                    try main.rewindMain()
+                    (from, written) = (0, 0)
+                }
+                written += try continueAlone(source, from: from, totalFrames: totalFrames, to: sink,
                                              progress: progress, cancellation: cancellation)
                 return (written, reason)
             }
@@ -84,28 +95,19 @@ package enum OrderedPlacement {
         }
     }
 
-    /// The rest of the stream from `frame`, read by `source` itself on this thread.
+    /// The rest of the stream from `frame` (where `source` is), read on this thread.
     private static func continueAlone(_ source: any PCMSource, from frame: Int64, totalFrames: Int64, to sink: any PCMSink,
                                       progress: ProgressHandler?, cancellation: CancellationFlag?) throws -> Int64 {
-        if frame > 0 {
-            let sought = try source.seek(to: frame, endingAt: nil)
-            // The codecs whose readers run in parallel seek exactly; one that did not is redone
-            // whole on one thread by the caller.
-            guard sought.reached == frame else {
-                throw PlacementDeclined(reason: "a seek to frame \(frame) reached \(sought.reached)")
-            }
+        var written: Int64 = 0
+        let rest = max(totalFrames - frame, 1)
+        while true {
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            guard let chunk = try source.read(maximumFrames: transferChunkFrames) else { return written }
+            try sink.write(chunk)
+            written += Int64(chunk.frameCount)
+            progress?(Double(frame + min(written, rest)) / Double(max(totalFrames, 1)))
         }
-        let done = Double(frame) / Double(max(totalFrames, 1))
-        let rest: ProgressHandler? = progress.map { report in { @Sendable fraction in report(done + fraction * (1 - done)) } }
-        return try copyFrames(from: source, to: sink, progress: rest, cancellation: cancellation)
     }
-}
-
-/// A parallel decode that declined after some of its output was handed on: the caller starts
-/// again on one thread.
-package struct PlacementDeclined: Error {
-    /// Why the parallel decode could not go on.
-    package let reason: String
 }
 
 /// The segment buffers of an ``OrderedPlacement``: written at any position by the placement's

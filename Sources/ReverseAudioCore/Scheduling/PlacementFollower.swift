@@ -23,7 +23,7 @@ final class PlacementFollower: @unchecked Sendable {
     }
 
     /// Starts placing `totalFrames` frames with `readers` (one thread each) into `file`.
-    init(readers: [any PCMSource], totalFrames: Int64, boundaries: [Int64], into file: TemporaryPCMFile,
+    init(readers: [SegmentReader], totalFrames: Int64, boundaries: [Int64], into file: TemporaryPCMFile,
          cancellation: CancellationFlag?) {
         let work = HandOff((readers, file))
         let thread = Thread { [self] in

@@ -1,0 +1,201 @@
+import Foundation
+import ReverseAudioCore
+
+/// What a front end asks of one file: the part, the samples, the channels, the effects and the
+/// direction. Every command (`convert`, `reverse`, `trim`, `join`, `compose`, `play`,
+/// `waveform`, `video`) describes its input this way, and ``AudioChain`` builds it.
+package struct ChainRecipe {
+    /// The part of the file, on its own timeline; nil for all of it.
+    package var range: TimeRange?
+    /// The sample format delivered; nil keeps the file's own.
+    package var sampleFormat: SampleFormat?
+    /// The rate delivered (swresample, as `ffmpeg -ar`); nil keeps the file's.
+    package var sampleRate: Int?
+    /// The channels kept.
+    package var channels: ChannelSelection
+    /// Effects on what is heard, in order.
+    package var effects: [any AudioEffect]
+    /// Heard backwards.
+    package var reversed: Bool
+    /// Frames per reversed block; nil for the file's natural block (a decoded packet).
+    package var blockFrames: Int?
+
+    package init(range: TimeRange? = nil, sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channels: ChannelSelection = .all,
+                 effects: [any AudioEffect] = [], reversed: Bool = false, blockFrames: Int? = nil) {
+        self.range = range
+        self.sampleFormat = sampleFormat
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.effects = effects
+        self.reversed = reversed
+        self.blockFrames = blockFrames
+    }
+
+    /// True when the chain needs the file's length: all of the file, or a range to its end, is
+    /// read (a reversal places by it, progress counts by it); a range with an end does not.
+    package var needsFileLength: Bool { range.map { $0.end == nil && $0.duration == nil } ?? true }
+}
+
+/// The one chain builder: a file's decode, converted (sample format, rate, mix-down), cut to a
+/// range, one channel taken, its effects, in that order, as one chain of sources, the way every
+/// front end reads a file. A reversal is the scheduler's (``Scheduler/transfer(_:reversed:into:)``):
+/// the chain is read forwards, its effects placed where they are heard (mirrored), and the
+/// scheduler reads it on as many threads as the file allows, each reader the same chain over
+/// another open of the file (``SegmentReaders``).
+package final class AudioChain {
+    /// The file's decode, at the root of the chain.
+    package let file: AudioFileSource
+    /// The chain read forwards.
+    package let source: any PCMSource
+    /// What the chain changes on the way ("sample format f32 → s16", "channel 1 of 2 only").
+    package let conversions: [String]
+    /// The range of the file's own frames, when one is asked for.
+    package let range: Range<Int64>?
+    /// What was asked.
+    package let recipe: ChainRecipe
+    /// Effects not yet applied: those of a reversal whose length only reading tells, applied
+    /// to the reversal itself.
+    private let effectsAfterReversal: [any AudioEffect]
+    /// Split PCM read straight from the file too (tests put seams in it; for speed it stays on
+    /// one thread, see ``AudioFileSource/storedSamplesReason``).
+    package var splitsStoredSamples = false
+
+    /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
+    /// of the file when the chain needs it (all of a file, or a range to its end).
+    package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag) throws {
+        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength)
+        try self.init(file: file, recipe: recipe)
+    }
+
+    /// Builds the chain `recipe` asks for over `file`, which nothing has read yet.
+    package init(file: AudioFileSource, recipe: ChainRecipe) throws {
+        self.file = file
+        self.recipe = recipe
+        let name = file.name
+        let range = try recipe.range.map { try $0.frames(atRate: file.format.sampleRate, path: name) }
+        self.range = range
+        let mixes = recipe.channels == .mix
+        let converts = recipe.sampleFormat.map { $0 != file.format.sampleFormat } ?? false
+        let resamples = recipe.sampleRate.map { $0 != file.format.sampleRate } ?? false
+        var conversions: [String] = []
+        var source: any PCMSource = file
+        if resamples {
+            // A range counts the file's own frames: it is cut before the rate changes.
+            if let range { source = source.range(range, name: name) }
+            let converter = try source.converted(to: recipe.sampleFormat, sampleRate: recipe.sampleRate, mixingToMono: mixes, name: name)
+            conversions = converter.conversions
+            source = converter
+        } else {
+            if converts || mixes {
+                let conversion = AudioFileSource.Conversion(sampleFormat: recipe.sampleFormat, mixesToMono: mixes)
+                if file.adopt(conversion) {
+                    // In the decoder's own interleaving pass: one swresample call.
+                    conversions = file.conversions
+                } else {
+                    let converter = try source.converted(to: recipe.sampleFormat, mixingToMono: mixes, name: name)
+                    conversions = converter.conversions
+                    source = converter
+                }
+            }
+            if let range { source = source.range(range, name: name) }
+        }
+        if let channel = recipe.channels.extractedChannel {
+            source = try source.channel(channel, name: name)
+            conversions.append("channel \(channel) of \(file.format.channelCount) only")
+        }
+        // Effects act on what is heard: before a reversal, on the mirrored timeline, when the
+        // length is known; otherwise on the reversal itself.
+        let mirrorsEffects = recipe.reversed && source.length.frames != nil
+        if !recipe.reversed || mirrorsEffects {
+            for effect in recipe.effects {
+                source = try Self.naming(name) { try effect.applied(to: source, mirrored: recipe.reversed) }
+            }
+            effectsAfterReversal = []
+        } else {
+            effectsAfterReversal = recipe.effects
+        }
+        self.source = source
+        self.conversions = conversions
+    }
+
+    /// Problems met so far that did not stop the decode.
+    package var warnings: [ReverseAudioWarning] { file.warnings }
+
+    /// Why nothing tells the length before decoding, when nothing does.
+    package var lengthUnknownReason: String? {
+        source.format.sampleRate != file.format.sampleRate ? "the sample rate is converted" : file.lengthUnknownReason
+    }
+
+    /// What the scheduler runs: the chain, how it can be split on `threads` threads, and
+    /// whether the scheduler reverses it (false once the chain is its own reversal: a pipe's,
+    /// whose effects follow it).
+    package func job(threads: Int, scheduler: Scheduler) throws -> (input: Scheduler.Input, reversed: Bool) {
+        let splitting = threads > 1 ? try self.splitting() : .single(reason: "one thread asked for")
+        let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
+                                    name: file.name)
+        guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
+        var reversal: any PCMSource = ReversedSource(input, scheduler: scheduler)
+        for effect in effectsAfterReversal {
+            reversal = try Self.naming(file.name) { try effect.applied(to: reversal, mirrored: false) }
+        }
+        return (Scheduler.Input(source: reversal, splitting: .single(reason: "the length is not known before decoding"),
+                                name: file.name), false)
+    }
+
+    /// The chain as it is heard, read in order: reversed through a temporary file when asked
+    /// (a reversed piece of a composition, a video's audio, the seed's blocks).
+    package func reader(scheduler: Scheduler) throws -> any PCMSource {
+        let (input, reversed) = try job(threads: scheduler.threads, scheduler: scheduler)
+        return reversed ? ReversedSource(input, scheduler: scheduler) : input.source
+    }
+
+    /// Whether the chain can be read by several readers at once, each exactly.
+    private func splitting() throws -> Splitting {
+        if let sampleRate = recipe.sampleRate, sampleRate != file.format.sampleRate {
+            return .single(reason: "the sample rate is converted (a resampler's output depends on everything before it)")
+        }
+        guard file.readersRepaySetUp(for: range) else { return .single(reason: AudioFileSource.shortRangeReason) }
+        _ = try file.resolveLengthKeepingIndex()
+        if let refusal = file.splitRefusal { return .single(reason: refusal) }
+        if file.readsStoredSamples && !splitsStoredSamples { return .single(reason: AudioFileSource.storedSamplesReason) }
+        // The job's own reader takes segments beside the others: on one decoder thread, as they.
+        try file.decodeOnOneThread()
+        return .readers(ChainReaders(chain: self))
+    }
+
+    /// `work`, its unnamed errors naming the file.
+    private static func naming<Result>(_ name: String, _ work: () throws -> Result) throws -> Result {
+        do {
+            return try work()
+        } catch ReverseAudioError.lengthUnknown(path: "", let reason) {
+            throw ReverseAudioError.lengthUnknown(path: name, reason: reason)
+        }
+    }
+}
+
+/// The readers of a chain for the scheduler: the chain itself, and the same chain over more
+/// opens of its file, which share the length and packet index the first open found.
+private final class ChainReaders: SegmentReaders {
+    private let chain: AudioChain
+
+    init(chain: AudioChain) {
+        self.chain = chain
+    }
+
+    var main: SegmentReader {
+        let file = chain.file
+        return SegmentReader(source: chain.source, problems: { file.problemCount })
+    }
+
+    func open() throws -> SegmentReader? {
+        let reader = try chain.file.openReader()
+        let copy = try AudioChain(file: reader, recipe: chain.recipe)
+        guard copy.source.format == chain.source.format, reader.splitRefusal == nil else { return nil }
+        return SegmentReader(source: copy.source, problems: { reader.problemCount })
+    }
+
+    func rewindMain() throws {
+        try chain.file.restart()
+        try chain.source.seek(to: 0, endingAt: nil)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReverseAudio
+
+/// A reversal on T threads opens its input at most T times (any open of the file, FFmpeg's or
+/// ours, counted by inotify): one open finds the length, decodes, and takes segments; each
+/// other thread opens it once more. Into an encoder (FLAC) and straight into a WAV.
+@Suite(.enabled(if: OpenCounter.isAvailable)) struct OpenCountTests {
+    /// Inputs long enough to be split (more than two segments of 65,536 frames), one a family.
+    static let inputs: [(name: String, codec: [String])] = [
+        ("opens.mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
+        ("opens.flac", ["-c:a", "flac"]),
+        ("opens.wav", ["-c:a", "pcm_s16le"]),
+        ("opens.m4a", ["-c:a", "aac", "-b:a", "128k"]),
+        ("opens-alac.m4a", ["-c:a", "alac"]),
+        ("opens.aac", ["-c:a", "aac", "-b:a", "128k", "-f", "adts"]),
+    ]
+
+    @Test("the counter sees every open that reads, while others are open")
+    func counterCounts() throws {
+        let input = Fixtures.url("wav-pcm_s16le-1ch-8000.wav")
+        let (opens, _) = try OpenCounter.count(input) {
+            var handles: [FileHandle] = []
+            for _ in 0..<3 {
+                let handle = try FileHandle(forReadingFrom: input)
+                _ = try handle.read(upToCount: 4)
+                handles.append(handle)
+            }
+            for handle in handles { try handle.close() }
+        }
+        #expect(opens == 3)
+    }
+
+    @Test("a T-thread reversal opens its input at most T times, and at least once a thread that decodes",
+          arguments: inputs.map(\.name))
+    func reversalOpens(_ name: String) throws {
+        let codec = try #require(Self.inputs.first { $0.name == name }?.codec)
+        let input = try SignalFiles.shared(name, seconds: 12, codecArguments: codec)
+        let folder = try TemporaryDirectory()
+        for threads in [1, 2, 3] {
+            for output in ["out.flac", "out.wav"] {
+                let (opens, result) = try OpenCounter.count(input) {
+                    try AudioConverter.convert(input, to: folder.file(output),
+                                               options: ConversionOptions(reverse: true, overwrite: true, threads: threads),
+                                               cancellation: CancellationFlag(), progress: nil)
+                }
+                #expect(opens <= threads, "\(name) → \(output) on \(threads) threads: opened \(opens) times")
+                #expect(opens >= result.decodeThreads, "\(name): \(result.decodeThreads) threads decoded on \(opens) opens")
+                #expect(try FFmpegOracle.samples(of: folder.file(output)) == FFmpegOracle.reversedSamples(of: input))
+            }
+        }
+    }
+}
