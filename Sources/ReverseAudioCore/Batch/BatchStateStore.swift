@@ -55,8 +55,12 @@ public struct BatchStateStore: Sendable {
         // by the next run that writes here.
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
         OutputFile.removeStalePartials(in: folderURL)
-        let temporary = try OutputFile.reserveTemporaryName(in: folderURL, for: path).path
-        defer { ProcessCleanup.unregister(file: temporary) }
+        let claim = try OutputFile.reserveTemporaryName(in: folderURL, for: path)
+        let temporary = claim.path
+        defer {
+            ProcessCleanup.unregister(file: temporary)
+            claim.release()
+        }
         do {
             try Self.write(data, to: temporary)
         } catch {

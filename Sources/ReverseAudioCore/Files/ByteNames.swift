@@ -73,6 +73,8 @@ package enum ByteNames {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folder: String?
+    /// The lock held on ``folder`` while it exists, so that no other run sweeps it away.
+    nonisolated(unsafe) private static var folderClaim: OwnershipLock?
     nonisolated(unsafe) private static var count = 0
     /// Alias path → the name messages show for it.
     nonisolated(unsafe) private static var displays: [String: String] = [:]
@@ -116,36 +118,55 @@ package enum ByteNames {
         if let folder { return folder }
         let temporary = FileManager.default.temporaryDirectory.path
         removeStaleFolders(in: temporary)
-        var template = Array("\(temporary)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))")
+        for _ in 0..<16 {
+            var template = Array("\(temporary)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))")
+            }
+            let path = String(cString: made)
+            switch OwnershipLock.lockFolder(at: path) {
+            case .success(let claim):
+                folderClaim = claim
+            case .failure(.taken):
+                // Swept by another run between its making and its locking: make another.
+                continue
+            case .failure(.failed(let code)):
+                rmdir(path)
+                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(code)))")
+            }
+            ProcessCleanup.register(folder: path)
+            atexit { ByteNames.removeAliases() }
+            folder = path
+            return path
         }
-        let path = String(cString: made)
-        ProcessCleanup.register(folder: path)
-        atexit { ByteNames.removeAliases() }
-        folder = path
-        return path
+        throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: other runs keep removing it")
     }
 
     /// Removes this process's alias folder (at exit).
     package static func removeAliases() {
         lock.lock()
         let path = folder
+        let claim = folderClaim
         folder = nil
+        folderClaim = nil
         lock.unlock()
         guard let path else { return }
         ProcessCleanup.removeTree(path)
         ProcessCleanup.unregister(folder: path)
+        claim?.release()
     }
 
-    /// Alias folders of runs that no longer exist (killed before their exit could remove them).
+    /// Alias folders of runs that no longer exist (killed before their exit could remove them):
+    /// only those whose ``OwnershipLock`` no process holds (a run in another PID namespace
+    /// sharing the temporary folder holds it as any other), and not while the process the name
+    /// records is alive here (a run of an earlier version, which took no lock).
     private static func removeStaleFolders(in temporary: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary) else { return }
         for name in names where name.hasPrefix(folderPrefix) {
             let rest = name.dropFirst(folderPrefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0, pid != getpid(),
                   kill(pid, 0) != 0, errno == ESRCH else { continue }
-            ProcessCleanup.removeTree(temporary + "/" + name)
+            OwnershipLock.removeIfAbandoned(temporary + "/" + name, isFolder: true) { ProcessCleanup.removeTree($0) }
         }
     }
 
