@@ -149,6 +149,8 @@ struct BatchReversal: Sendable {
         let seconds = display.showsSpeed && now?.isRegularFile == true ? (try? AudioInfo.probe(from: input))?.duration : nil
         let progress = display.handler(file: label, index: index + 1, count: inputs.count, seconds: seconds)
         defer { display.finished(index: index + 1) }
+        // Set once the output is in place under its name: from then on it is never without a record.
+        var published = false
         do {
             let folder = outputURL.deletingLastPathComponent()
             try ProcessCleanup.createFolder(folder)
@@ -162,6 +164,7 @@ struct BatchReversal: Sendable {
             } else {
                 result = try await AudioConverter.convert(input, to: outputURL, options: options, progress: progress)
             }
+            published = true
             var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: mismatch == nil ? .done : .failed)
             record.outputSize = ResumeDecision.FileState(path: outputURL.path)?.size
             let path = outputURL.path
@@ -176,8 +179,11 @@ struct BatchReversal: Sendable {
             try keep(record, asState: true)
             return .done(result, mismatch: mismatch)
         } catch is CancellationError {
-            // Stopped by a signal: a new output leaves no trace, not even its record.
-            if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+            // Stopped by a signal: a new output leaves no trace, not even its record. One already
+            // published (the signal came while its digest was taken) keeps the record made before
+            // the work, which says it is ours and unfinished: a rerun writes it again, where
+            // without a record it would refuse it as another's ("output already exists").
+            if decision == .write && !published { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
             throw CancellationError()
         } catch let stopped as Stopped {
             throw stopped

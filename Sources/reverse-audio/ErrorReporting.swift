@@ -8,11 +8,13 @@ import ReverseAudioCommandLine
 enum ErrorReporting {
     static func describe(_ error: any Error) -> String {
         if let error = error as? ReverseAudioError { return error.description + advice(for: error) }
-        if error is CancellationError {
-            let cause = SignalCancellation.receivedSignal.map { "stopped by \(SignalCancellation.signalName($0))" } ?? "cancelled"
-            return cause + "; no output was left behind"
-        }
+        if error is CancellationError { return stoppedBy() + "; no output was left behind" }
         return String(describing: error)
+    }
+
+    /// What stopped the work: "stopped by SIGINT", or "cancelled" when no signal did.
+    static func stoppedBy() -> String {
+        SignalCancellation.receivedSignal.map { "stopped by \(SignalCancellation.signalName($0))" } ?? "cancelled"
     }
 
     /// What to type instead, for errors a flag can fix.

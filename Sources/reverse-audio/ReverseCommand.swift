@@ -156,7 +156,13 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         } catch {
             // Stopped: no partial is left, nor the folders this run made and left empty.
             if SignalCancellation.receivedSignal != nil { ProcessCleanup.removeAll() }
-            ErrorReporting.printError(error)
+            if error is CancellationError {
+                // A batch keeps what it finished before the signal (a single output's "nothing
+                // was left behind" would be false here).
+                Console.error("reverse-audio: error: \(ErrorReporting.stoppedBy()); the outputs finished before it are kept, unfinished files were removed, and a rerun does the rest")
+            } else {
+                ErrorReporting.printError(error)
+            }
             throw ErrorReporting.exitCode(for: error)
         }
         if found.files.count > report.upToDate && !json && !Console.isQuiet { Console.out(report.table) }
