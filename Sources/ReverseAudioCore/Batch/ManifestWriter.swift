@@ -32,6 +32,19 @@ public final class ManifestWriter: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// The first byte of the regular file at `path` (a manifest's is `{`); nil when it is
+    /// missing, empty, unreadable or not a regular file (a FIFO is never opened here: that would
+    /// wait for a writer).
+    public static func firstByte(of path: String) -> UInt8? {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) == 1 ? byte : nil
+    }
+
     /// Appends `record` as one line.
     public func append(_ record: BatchRecord) throws {
         let encoder = JSONEncoder()
