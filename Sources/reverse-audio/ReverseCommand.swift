@@ -133,7 +133,12 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         do {
             try ProcessCleanup.createFolder(directory)
             bookkeeping = BatchBookkeeping(
-                state: BatchStateStore(outputFolder: directory), manifest: try manifest.map { try ManifestWriter(path: $0) },
+                state: BatchStateStore(outputFolder: directory),
+                manifest: try manifest.map { path in
+                    try ManifestWriter(path: path) { repair in
+                        if !Console.isQuiet { Console.error("reverse-audio: warning: \(URL(fileURLWithPath: path).displayPath): \(repair)") }
+                    }
+                },
                 options: BatchOptionsText.text(options, verify: verify), version: ReverseAudioVersion.string,
                 shard: share?.description, overwrite: overwriting.overwrite)
         } catch {

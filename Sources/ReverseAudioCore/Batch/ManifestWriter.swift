@@ -11,21 +11,42 @@ import Darwin
 /// The file is opened with `O_APPEND`, so every write lands at the end as it is then, and each
 /// line goes out in a single `write(2)` under an exclusive `flock`: two processes' lines never
 /// interleave, however long they are and whatever file system rules say about `PIPE_BUF`.
+///
+/// A line is written whole or not at all: a write cut short (a full disk, a file size limit)
+/// is taken back to where the line began. A manifest that already ends in a torn line (a run
+/// killed mid-write, or one of an earlier version on a full disk) has that fragment removed
+/// before the next line, so every line stays a JSON object (`jq` reads them all).
 public final class ManifestWriter: @unchecked Sendable {
     // @unchecked: `descriptor` is only written to under `lock` (the tasks of one process share it;
     // flock does not exclude threads of the same process from each other).
     private let descriptor: Int32
     private let lock = NSLock()
+    /// False for a FIFO or a device: appended to as it is, never read back or cut.
+    private let isRegularFile: Bool
+    /// Told (once per fragment) when a torn last line was removed, with what to say.
+    private let onRepair: (@Sendable (String) -> Void)?
     /// The manifest's path, as given.
     public let path: String
 
     /// Opens (creating it if missing) the manifest at `path` for appending.
-    public init(path: String) throws {
+    /// - Parameter onRepair: told when a torn last line is removed (to warn about it).
+    public init(path: String, onRepair: (@Sendable (String) -> Void)? = nil) throws {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
+        self.onRepair = onRepair
+        var status = stat()
+        let isSpecial = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        // A regular file is opened for reading too, to find and cut a torn last line; a FIFO or
+        // a device only for writing (reading a FIFO would take the lines meant for its reader).
+        var opened = open(path, (isSpecial ? O_WRONLY : O_RDWR) | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if opened < 0 && !isSpecial && errno == EACCES {
+            // A file we may append to but not read: appended to as it is.
+            opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        }
+        guard opened >= 0 else {
             throw ReverseAudioError.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))")
         }
+        descriptor = opened
+        isRegularFile = fstat(opened, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     deinit {
@@ -55,10 +76,42 @@ public final class ManifestWriter: @unchecked Sendable {
         defer { lock.unlock() }
         flock(descriptor, LOCK_EX)
         defer { flock(descriptor, LOCK_UN) }
+        // Under the lock, the end cannot move but by this write.
+        let start = isRegularFile ? removeTornLastLine() : nil
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else {
             let reason = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(line.count) bytes written"
-            throw ReverseAudioError.writeFailed(path: path, reason: "cannot append to the manifest (\(reason))")
+            // Whole or not at all: a shorter file never needs space, so this takes the fragment back.
+            if written > 0, let start { ftruncate(descriptor, start) }
+            throw ReverseAudioError.writeFailed(path: path, reason: "cannot append to the manifest (\(reason); no part of the line was kept)")
         }
+    }
+
+    /// Cuts the file after its last newline when it does not end with one, and returns its end.
+    private func removeTornLastLine() -> off_t? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let size = status.st_size
+        guard size > 0 else { return 0 }
+        var end: UInt8 = 0
+        guard pread(descriptor, &end, 1, size - 1) == 1 else { return nil }
+        if end == UInt8(ascii: "\n") { return size }
+        // Back to the newline before the fragment (or the start of the file), a block at a time.
+        var cut: off_t = 0
+        var blockEnd = size
+        var block = [UInt8](repeating: 0, count: 4096)
+        search: while blockEnd > 0 {
+            let blockStart = max(0, blockEnd - off_t(block.count))
+            let count = Int(blockEnd - blockStart)
+            guard pread(descriptor, &block, count, blockStart) == count else { return nil }
+            for index in stride(from: count - 1, through: 0, by: -1) where block[index] == UInt8(ascii: "\n") {
+                cut = blockStart + off_t(index) + 1
+                break search
+            }
+            blockEnd = blockStart
+        }
+        guard ftruncate(descriptor, cut) == 0 else { return nil }
+        onRepair?("it ended in a torn line (\(size - cut) bytes, left by a run that stopped mid-write); removed, so that every line is whole")
+        return cut
     }
 }
