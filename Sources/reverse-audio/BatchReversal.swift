@@ -121,7 +121,13 @@ struct BatchReversal: Sendable {
         // The resume decision reads only sizes, times and the small record: no media is opened.
         let now = ResumeDecision.FileState(path: input.path)
         let existing = ResumeDecision.FileState(path: outputURL.path)
-        let kept = existing == nil ? nil : bookkeeping.state.record(for: relativeOutput)
+        let kept: BatchRecord?
+        do {
+            kept = existing == nil ? nil : try bookkeeping.state.record(for: relativeOutput)
+        } catch let error as ReverseAudioError {
+            // The state folder is the output side: every input would meet the same.
+            throw Stopped(error: error)
+        }
         let decision = now.map {
             ResumeDecision.decide(record: kept, input: $0, output: existing, options: bookkeeping.options,
                                   version: bookkeeping.version, overwrite: bookkeeping.overwrite)
@@ -131,6 +137,9 @@ struct BatchReversal: Sendable {
         case .skip:
             if var record = kept {
                 record.status = .skipped
+                // Named as this run names them, whatever the record was given.
+                record.input = label
+                record.output = relativeOutput
                 try keep(record, asState: false)
                 return .upToDate(record)
             }
