@@ -115,9 +115,20 @@ struct BatchReversal: Sendable {
         let (relativeOutput, clash) = outputs[index]
         let outputURL = directory.appendingPathComponent(relativeOutput)
         if let clash {
-            return .failed(ReverseAudioError.cannotCreateOutput(
-                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
+            let error = ReverseAudioError.cannotCreateOutput(
+                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths")
+            // Failed like any other input: its line in the manifest says so (no state record: the
+            // output under that name is the earlier input's).
+            var record = bookkeeping.record(input: label, now: ResumeDecision.FileState(path: input.path), output: relativeOutput, status: .failed)
+            record.errorKind = BatchFailure.kind(of: error)
+            record.error = ErrorReporting.describe(error)
+            try keep(record, asState: false)
+            return .failed(error)
         }
+        // Decided and done under the output's claim: another run of this batch doing it now is
+        // waited for, and its output then found done.
+        let claim = try await claimOutput(relativeOutput)
+        defer { claim.release() }
         // The resume decision reads only sizes, times and the small record: no media is opened.
         let now = ResumeDecision.FileState(path: input.path)
         let existing = ResumeDecision.FileState(path: outputURL.path)
@@ -223,6 +234,18 @@ struct BatchReversal: Sendable {
                 try keep(record, asState: false)
             }
             return outcome
+        }
+    }
+
+    /// The claim on `relativeOutput`, waiting (and stopped by a signal) while another run holds it.
+    private func claimOutput(_ relativeOutput: String) async throws -> OutputClaim {
+        while true {
+            do {
+                if let claim = try bookkeeping.state.claim(relativeOutput) { return claim }
+            } catch let error as ReverseAudioError {
+                throw Stopped(error: error)
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
     }
 

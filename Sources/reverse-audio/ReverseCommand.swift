@@ -135,9 +135,9 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             bookkeeping = BatchBookkeeping(
                 state: BatchStateStore(outputFolder: directory),
                 manifest: try manifest.map { path in
-                    try ManifestWriter(path: path) { repair in
+                    try ManifestWriter(path: path, onRepair: { repair in
                         if !Console.isQuiet { Console.error("reverse-audio: warning: \(URL(fileURLWithPath: path).displayPath): \(repair)") }
-                    }
+                    }, isCancelled: { SignalCancellation.flag.isCancelled })
                 },
                 options: BatchOptionsText.text(options, verify: verify), version: ReverseAudioVersion.string,
                 shard: share?.description, overwrite: overwriting.overwrite)

@@ -74,6 +74,15 @@ public struct BatchStateStore: Sendable {
         return record
     }
 
+    /// Claims the output at `relativeOutput` for this run until the claim is released (see
+    /// ``OutputClaim``): nil while another live run holds it.
+    /// - Throws: as ``save(_:)`` for a state folder that cannot be used.
+    public func claim(_ relativeOutput: String) throws -> OutputClaim? {
+        let path = recordPath(for: relativeOutput) + ".claim"
+        _ = try checkFolders(of: path, creating: true)
+        return try OutputClaim.claim(at: path)
+    }
+
     /// Checks the folders from the output folder down to `path`'s: each must be a real folder
     /// (never a symbolic link, which would lead the records out of the output folder).
     /// - Parameter creating: make the missing ones (registered, so that a run stopped by a

@@ -16,11 +16,17 @@ import Darwin
 /// is taken back to where the line began. A manifest that already ends in a torn line (a run
 /// killed mid-write, or one of an earlier version on a full disk) has that fragment removed
 /// before the next line, so every line stays a JSON object (`jq` reads them all).
+///
+/// A FIFO is opened when the first line is written, not before the work: opening one for
+/// writing waits for its reader, which may come only once there is something to read.
 public final class ManifestWriter: @unchecked Sendable {
-    // @unchecked: `descriptor` is only written to under `lock` (the tasks of one process share it;
+    // @unchecked: `descriptor` is only touched under `lock` (the tasks of one process share it;
     // flock does not exclude threads of the same process from each other).
-    private let descriptor: Int32
+    /// -1 until a FIFO is opened.
+    private var descriptor: Int32
     private let lock = NSLock()
+    /// Polled while waiting for a FIFO's reader: a signal stops the wait.
+    private let isCancelled: @Sendable () -> Bool
     /// False for a FIFO or a device: appended to as it is, never read back or cut.
     private let isRegularFile: Bool
     /// Told (once per fragment) when a torn last line was removed, with what to say.
@@ -28,13 +34,24 @@ public final class ManifestWriter: @unchecked Sendable {
     /// The manifest's path, as given.
     public let path: String
 
-    /// Opens (creating it if missing) the manifest at `path` for appending.
-    /// - Parameter onRepair: told when a torn last line is removed (to warn about it).
-    public init(path: String, onRepair: (@Sendable (String) -> Void)? = nil) throws {
+    /// Opens (creating it if missing) the manifest at `path` for appending; a FIFO is opened
+    /// at the first line.
+    /// - Parameters:
+    ///   - onRepair: told when a torn last line is removed (to warn about it).
+    ///   - isCancelled: polled while a FIFO waits for its reader; once true, the wait throws
+    ///     `CancellationError`.
+    public init(path: String, onRepair: (@Sendable (String) -> Void)? = nil,
+                isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         self.path = path
         self.onRepair = onRepair
+        self.isCancelled = isCancelled
         var status = stat()
         let isSpecial = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        if isSpecial && (status.st_mode & S_IFMT) == S_IFIFO {
+            descriptor = -1
+            isRegularFile = false
+            return
+        }
         // A regular file is opened for reading too, to find and cut a torn last line; a FIFO or
         // a device only for writing (reading a FIFO would take the lines meant for its reader).
         var opened = open(path, (isSpecial ? O_WRONLY : O_RDWR) | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -50,7 +67,26 @@ public final class ManifestWriter: @unchecked Sendable {
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Opens the FIFO at ``path`` for writing (the caller holds `lock`), waiting for a reader
+    /// without blocking, so that a signal still stops the wait.
+    private func openFIFO() throws {
+        while true {
+            let opened = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if opened >= 0 {
+                // Written as any pipe from now on: a full pipe waits for its reader.
+                _ = fcntl(opened, F_SETFL, fcntl(opened, F_GETFL) & ~O_NONBLOCK)
+                descriptor = opened
+                return
+            }
+            guard errno == ENXIO || errno == EINTR else {
+                throw ReverseAudioError.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))")
+            }
+            if isCancelled() { throw CancellationError() }
+            usleep(20_000)
+        }
     }
 
     /// The first byte of the regular file at `path` (a manifest's is `{`); nil when it is
@@ -74,6 +110,7 @@ public final class ManifestWriter: @unchecked Sendable {
         line.append(UInt8(ascii: "\n"))
         lock.lock()
         defer { lock.unlock() }
+        if descriptor < 0 { try openFIFO() }
         flock(descriptor, LOCK_EX)
         defer { flock(descriptor, LOCK_UN) }
         // Under the lock, the end cannot move but by this write.

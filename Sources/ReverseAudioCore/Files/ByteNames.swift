@@ -23,8 +23,15 @@ package enum ByteNames {
 
     /// `bytes` as text: valid UTF-8 as it is, every other byte as `\xNN`; control characters
     /// escaped too (`\n`, `\t`, `\x1B`), so that a name prints on one line.
+    ///
+    /// No two names give the same text (outputs are named from it): a backslash of the name
+    /// that an escape could be read into is doubled (`\\`). So the four characters `caf\xE9`
+    /// give `caf\\xE9`, and the byte 0xE9 after `caf` gives `caf\xE9`. A backslash followed by
+    /// anything else (`a\b`) stays as it is, as does every name without one.
     package static func escaped<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var result = ""
+        // Each unit of the name (a character, or a byte that is not UTF-8) as text, and whether
+        // it is a backslash of the name.
+        var pieces: [(text: String, isBackslash: Bool)] = []
         var index = bytes.startIndex
         while index != bytes.endIndex {
             // The longest valid UTF-8 sequence starting here (1 to 4 bytes).
@@ -39,15 +46,29 @@ package enum ByteNames {
                 }
             }
             if let (text, next) = decoded {
-                result += ControlEscaping.escaped(text)
+                pieces.append((ControlEscaping.escaped(text), text == "\\"))
                 index = next
             } else {
-                result += String(format: "\\x%02X", bytes[index])
+                pieces.append((String(format: "\\x%02X", bytes[index]), false))
                 index = bytes.index(after: index)
             }
         }
+        var result = ""
+        for (position, piece) in pieces.enumerated() {
+            guard piece.isBackslash else {
+                result += piece.text
+                continue
+            }
+            // What follows it as text: an escape's backslash, or a letter an escape starts with.
+            let following = position + 1 < pieces.count ? pieces[position + 1].text.first : nil
+            result += following.map { Self.escapeStarts.contains($0) } == true ? "\\\\" : "\\"
+        }
         return result
     }
+
+    /// The characters that, after a backslash, make an escape of ``escaped(_:)``: `\\`, `\xNN`,
+    /// and ``ControlEscaping``'s `\0`, `\t`, `\n`, `\r`.
+    private static let escapeStarts: Set<Character> = ["\\", "x", "0", "t", "n", "r"]
 
     /// A URL that reaches the file at `path` (exact bytes, absolute or relative to the current
     /// folder): the path itself when it is UTF-8, else an alias (see the type's description).
