@@ -27,8 +27,9 @@ enum ErrorReporting {
             return "; add --sample-rate \(near)"
         case .zoomFinerThanSamples(_, _, let rate):
             return "; choose at most \(rate / 2) --pixels-per-second, or --samples-per-pixel 2 or more"
-        case .tooManyChannels:
-            return "; add --channels mix (or a channel), or choose .m4a or .flac"
+        case .tooManyChannels(_, _, _, let maximum):
+            return maximum <= 2 ? "; add --channels mix (or a channel), or choose .m4a or .flac"
+                                : "; add --channels mix (or a channel), or choose .wav, .aiff or .caf"
         case .sampleFormatNotStorable(_, _, let format, _):
             return format == .s32 ? "; choose --sample-format s24, or a WAV, AIFF or CAF output"
                                   : "; choose --sample-format s16 or s24, or a WAV, AIFF or CAF output"

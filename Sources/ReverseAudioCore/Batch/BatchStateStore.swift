@@ -103,6 +103,8 @@ public struct BatchStateStore: Sendable {
                 guard creating else { return false }
                 do {
                     try ProcessCleanup.createFolder(URL(fileURLWithPath: folder, isDirectory: true))
+                } catch let error as ReverseAudioError {
+                    throw error
                 } catch {
                     throw ReverseAudioError.cannotCreateOutput(path: folder, reason: "cannot create the batch's state folder (\(Self.reason(error)))")
                 }
