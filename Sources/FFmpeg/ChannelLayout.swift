@@ -37,7 +37,7 @@ package final class ChannelLayout {
         var buffer = [CChar](repeating: 0, count: 128)
         var copy = layout
         guard av_channel_layout_describe(&copy, &buffer, buffer.count) >= 0 else {
-            return "\(channelCount) channels"
+            return channelCount == 1 ? "1 channel" : "\(channelCount) channels"
         }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

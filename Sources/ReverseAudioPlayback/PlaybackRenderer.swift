@@ -153,6 +153,7 @@ public final class PlaybackRenderer: PCMSource {
                 var limit = Int64(chunk.frameCount - offsetInChunk)
                 if let loop = state.loop, first < loop.upperBound { limit = min(limit, loop.upperBound - first) }
                 run = min(run, Int(limit))
+                try requireProgress(run, at: first)
                 (buffer.baseAddress! + rendered * frameBytes).copyMemory(from: source + offsetInChunk * frameBytes,
                                                                          byteCount: run * frameBytes)
                 state.seek(to: first + Int64(run))
@@ -160,6 +161,7 @@ public final class PlaybackRenderer: PCMSource {
                 var limit = Int64(offsetInChunk + 1)
                 if let loop = state.loop, first >= loop.lowerBound { limit = min(limit, first - loop.lowerBound + 1) }
                 run = min(run, Int(limit))
+                try requireProgress(run, at: first)
                 FrameReversal.copyReversed(source + (offsetInChunk - run + 1) * frameBytes,
                                            to: buffer.baseAddress! + rendered * frameBytes, frames: run, frameBytes: frameBytes)
                 state.seek(to: first - Int64(run) + 1)
@@ -208,13 +210,30 @@ public final class PlaybackRenderer: PCMSource {
 
     /// The chunk holding `frame`: the one used last if it does, else from the cache; nil when
     /// the file ends before it.
+    ///
+    /// The chunk used last is checked too: a decode that ended early (a damaged frame dropped
+    /// mid-file, so the continuous decode is shorter than the file stated) leaves the last chunk
+    /// shorter than a chunk, and the frame after its end has the same chunk index.
     private func chunk(holding frame: Int64) throws -> DecodedChunk? {
         let index = cache.index(of: frame)
-        if let lastChunk, lastChunk.index == index { return lastChunk }
-        guard let found = try cache.chunk(index, direction: state.direction),
-              frame < found.index * Int64(cache.chunkFrames) + Int64(found.frameCount) else { return nil }
+        let found: DecodedChunk
+        if let lastChunk, lastChunk.index == index {
+            found = lastChunk
+        } else {
+            guard let decoded = try cache.chunk(index, direction: state.direction) else { return nil }
+            found = decoded
+        }
+        guard frame < found.index * Int64(cache.chunkFrames) + Int64(found.frameCount), frame < cache.frameCount else { return nil }
         lastChunk = found
         return found
+    }
+
+    /// Every pass of the render loop must move the cursor: one that renders nothing would
+    /// repeat for ever (at full CPU, deaf to cancellation), so it is an error instead.
+    private func requireProgress(_ run: Int, at frame: Int64) throws {
+        guard run > 0 else {
+            throw ReverseAudioError.decodingFailed(path: name, reason: "playback made no progress at frame \(frame)")
+        }
     }
 
     private func wrapped(from before: Int64, to first: Int64) -> Bool {

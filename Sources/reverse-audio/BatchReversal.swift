@@ -115,13 +115,30 @@ struct BatchReversal: Sendable {
         let (relativeOutput, clash) = outputs[index]
         let outputURL = directory.appendingPathComponent(relativeOutput)
         if let clash {
-            return .failed(ReverseAudioError.cannotCreateOutput(
-                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
+            let error = ReverseAudioError.cannotCreateOutput(
+                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths")
+            // Failed like any other input: its line in the manifest says so (no state record: the
+            // output under that name is the earlier input's).
+            var record = bookkeeping.record(input: label, now: ResumeDecision.FileState(path: input.path), output: relativeOutput, status: .failed)
+            record.errorKind = BatchFailure.kind(of: error)
+            record.error = ErrorReporting.describe(error)
+            try keep(record, asState: false)
+            return .failed(error)
         }
+        // Decided and done under the output's claim: another run of this batch doing it now is
+        // waited for, and its output then found done.
+        let claim = try await claimOutput(relativeOutput)
+        defer { claim.release() }
         // The resume decision reads only sizes, times and the small record: no media is opened.
         let now = ResumeDecision.FileState(path: input.path)
         let existing = ResumeDecision.FileState(path: outputURL.path)
-        let kept = existing == nil ? nil : bookkeeping.state.record(for: relativeOutput)
+        let kept: BatchRecord?
+        do {
+            kept = existing == nil ? nil : try bookkeeping.state.record(for: relativeOutput)
+        } catch let error as ReverseAudioError {
+            // The state folder is the output side: every input would meet the same.
+            throw Stopped(error: error)
+        }
         let decision = now.map {
             ResumeDecision.decide(record: kept, input: $0, output: existing, options: bookkeeping.options,
                                   version: bookkeeping.version, overwrite: bookkeeping.overwrite)
@@ -131,6 +148,9 @@ struct BatchReversal: Sendable {
         case .skip:
             if var record = kept {
                 record.status = .skipped
+                // Named as this run names them, whatever the record was given.
+                record.input = label
+                record.output = relativeOutput
                 try keep(record, asState: false)
                 return .upToDate(record)
             }
@@ -148,6 +168,8 @@ struct BatchReversal: Sendable {
         options.opened = { info in display.setSeconds(info.duration, index: index + 1) }
         let progress = display.handler(file: label, index: index + 1, count: inputs.count)
         defer { display.finished(index: index + 1) }
+        // Set once the output is in place under its name: from then on it is never without a record.
+        var published = false
         do {
             let folder = outputURL.deletingLastPathComponent()
             try ProcessCleanup.createFolder(folder)
@@ -161,6 +183,7 @@ struct BatchReversal: Sendable {
             } else {
                 result = try await AudioConverter.convert(input, to: outputURL, options: options, progress: progress)
             }
+            published = true
             var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: mismatch == nil ? .done : .failed)
             record.outputSize = ResumeDecision.FileState(path: outputURL.path)?.size
             let path = outputURL.path
@@ -175,8 +198,11 @@ struct BatchReversal: Sendable {
             try keep(record, asState: true)
             return .done(result, mismatch: mismatch)
         } catch is CancellationError {
-            // Stopped by a signal: a new output leaves no trace, not even its record.
-            if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+            // Stopped by a signal: a new output leaves no trace, not even its record. One already
+            // published (the signal came while its digest was taken) keeps the record made before
+            // the work, which says it is ours and unfinished: a rerun writes it again, where
+            // without a record it would refuse it as another's ("output already exists").
+            if decision == .write && !published { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
             throw CancellationError()
         } catch let stopped as Stopped {
             throw stopped
@@ -207,6 +233,18 @@ struct BatchReversal: Sendable {
                 try keep(record, asState: false)
             }
             return outcome
+        }
+    }
+
+    /// The claim on `relativeOutput`, waiting (and stopped by a signal) while another run holds it.
+    private func claimOutput(_ relativeOutput: String) async throws -> OutputClaim {
+        while true {
+            do {
+                if let claim = try bookkeeping.state.claim(relativeOutput) { return claim }
+            } catch let error as ReverseAudioError {
+                throw Stopped(error: error)
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
     }
 

@@ -8,11 +8,13 @@ import ReverseAudioCommandLine
 enum ErrorReporting {
     static func describe(_ error: any Error) -> String {
         if let error = error as? ReverseAudioError { return error.description + advice(for: error) }
-        if error is CancellationError {
-            let cause = SignalCancellation.receivedSignal.map { "stopped by \(SignalCancellation.signalName($0))" } ?? "cancelled"
-            return cause + "; no output was left behind"
-        }
+        if error is CancellationError { return stoppedBy() + "; no output was left behind" }
         return String(describing: error)
+    }
+
+    /// What stopped the work: "stopped by SIGINT", or "cancelled" when no signal did.
+    static func stoppedBy() -> String {
+        SignalCancellation.receivedSignal.map { "stopped by \(SignalCancellation.signalName($0))" } ?? "cancelled"
     }
 
     /// What to type instead, for errors a flag can fix.
@@ -25,8 +27,9 @@ enum ErrorReporting {
             return "; add --sample-rate \(near)"
         case .zoomFinerThanSamples(_, _, let rate):
             return "; choose at most \(rate / 2) --pixels-per-second, or --samples-per-pixel 2 or more"
-        case .tooManyChannels:
-            return "; add --channels mix (or a channel), or choose .m4a or .flac"
+        case .tooManyChannels(_, _, _, let maximum):
+            return maximum <= 2 ? "; add --channels mix (or a channel), or choose .m4a or .flac"
+                                : "; add --channels mix (or a channel), or choose .wav, .aiff or .caf"
         case .sampleFormatNotStorable(_, _, let format, _):
             return format == .s32 ? "; choose --sample-format s24, or a WAV, AIFF or CAF output"
                                   : "; choose --sample-format s16 or s24, or a WAV, AIFF or CAF output"

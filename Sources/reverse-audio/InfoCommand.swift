@@ -47,7 +47,7 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         lines.append("  container    \(info.container) (\(info.containerName))")
         lines.append("  codec        \(info.codec) (\(info.codecName))")
         lines.append("  sample rate  \(info.sampleRate) Hz")
-        lines.append("  channels     \(info.channelCount) (\(info.channelLayout ?? "unspecified layout"))")
+        lines.append("  channels     \(info.channelCount) (\(info.layoutName ?? "unspecified layout"))")
         if let format = info.sampleFormat {
             lines.append("  sample fmt   \(format)\(info.bitsPerSample.map { ", \($0) bits" } ?? "")")
         }

@@ -37,7 +37,7 @@ struct ListCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 if result.json { Console.out(try JSONResultOption.line(encoding: info)) }
                 table.add(file.lastPathComponent, "\(info.container.split(separator: ",").first ?? "") / \(info.codec)",
                           (info.durationIsEstimate ? "≈ " : "") + String.seconds(info.duration), "\(info.sampleRate)",
-                          "\(info.channelCount) (\(info.channelLayout ?? "unspecified"))")
+                          "\(info.channelCount) (\(info.layoutName ?? "unspecified"))")
             } catch {
                 if SignalCancellation.receivedSignal != nil {
                     ErrorReporting.printError(error)

@@ -102,6 +102,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             // The output folder is never an input: a rerun of `reverse .` would reverse its own outputs.
             found = try SupportedAudioFiles.collect(arguments: arguments, recursive: recursive, allFormats: allFormats,
                                                     excluding: [URL(fileURLWithPath: outputDirectory, isDirectory: true)])
+            try checkManifestIsNotAnInput(found)
         } catch {
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
@@ -132,7 +133,12 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         do {
             try ProcessCleanup.createFolder(directory)
             bookkeeping = BatchBookkeeping(
-                state: BatchStateStore(outputFolder: directory), manifest: try manifest.map { try ManifestWriter(path: $0) },
+                state: BatchStateStore(outputFolder: directory),
+                manifest: try manifest.map { path in
+                    try ManifestWriter(path: path, onRepair: { repair in
+                        if !Console.isQuiet { Console.error("reverse-audio: warning: \(URL(fileURLWithPath: path).displayPath): \(repair)") }
+                    }, isCancelled: { SignalCancellation.flag.isCancelled })
+                },
                 options: BatchOptionsText.text(options, verify: verify), version: ReverseAudioVersion.string,
                 shard: share?.description, overwrite: overwriting.overwrite)
         } catch {
@@ -156,7 +162,13 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         } catch {
             // Stopped: no partial is left, nor the folders this run made and left empty.
             if SignalCancellation.receivedSignal != nil { ProcessCleanup.removeAll() }
-            ErrorReporting.printError(error)
+            if error is CancellationError {
+                // A batch keeps what it finished before the signal (a single output's "nothing
+                // was left behind" would be false here).
+                Console.error("reverse-audio: error: \(ErrorReporting.stoppedBy()); the outputs finished before it are kept, unfinished files were removed, and a rerun does the rest")
+            } else {
+                ErrorReporting.printError(error)
+            }
             throw ErrorReporting.exitCode(for: error)
         }
         if found.files.count > report.upToDate && !json && !Console.isQuiet { Console.out(report.table) }
@@ -175,6 +187,25 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         }
         if !summary.isEmpty && !Console.isQuiet { Console.error("reverse-audio: " + summary.joined(separator: "; ")) }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// A manifest is appended to: one that is an input (by any name: a link, a hard link, the
+    /// `--files-from` list) would have JSON appended to the audio, on every run, and so would
+    /// any other file that is not a manifest (`--manifest *.mp3` makes the first MP3 the
+    /// manifest). Known before anything is written, so a usage error.
+    private func checkManifestIsNotAnInput(_ found: SupportedAudioFiles.Collection) throws {
+        guard let manifest else { return }
+        let url = URL(fileURLWithPath: manifest)
+        let listed = filesFrom.flatMap { StandardStreams.isStandardInput($0) ? nil : URL(fileURLWithPath: $0) }
+        if let listed, OutputFile.isSameFile(url, listed) {
+            throw CommandLineError("--manifest \(url.displayPath): it is the --files-from list; name another file for the manifest")
+        }
+        if let input = found.files.first(where: { OutputFile.isSameFile(url, $0.url) }) {
+            throw CommandLineError("--manifest \(url.displayPath): it is an input of this batch (\(input.url.displayPath)); name another file for the manifest")
+        }
+        if let first = ManifestWriter.firstByte(of: manifest), first != UInt8(ascii: "{") {
+            throw CommandLineError("--manifest \(url.displayPath): it holds something other than a manifest's JSON lines (an input named by mistake?); name another file for the manifest")
+        }
     }
 
     /// The share this run takes: `--shard K/N`, or what `--shard auto` reads (and says it read).

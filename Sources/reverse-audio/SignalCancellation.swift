@@ -57,12 +57,32 @@ enum SignalCancellation {
 
     fileprivate static let state = SignalState()
 
+    /// Why the process is ended without the work stopping by itself.
+    enum Termination {
+        /// The work did not stop within ``watchdogDelay`` of the first signal. Said as that
+        /// fact alone: the tool cannot tell a read the kernel does not interrupt from work
+        /// that does not poll the cancellation.
+        case watchdog
+        /// A second signal asked for an end at once.
+        case secondSignal(Int32)
+    }
+
     /// Ends the process now: registered files removed, terminal restored, one line said.
-    static func terminate(signal: Int32) -> Never {
+    /// - Parameters:
+    ///   - signal: the first signal, whose exit status is used.
+    ///   - termination: why the work is not waited for.
+    static func terminate(signal: Int32, _ termination: Termination) -> Never {
         ProcessCleanup.removeAll()
         ByteNames.removeAliases()
         RawTerminal.restore()
-        let line = "reverse-audio: error: stopped by \(signalName(signal)) while waiting on a read that could not be interrupted; no output was left behind\n"
+        let why: String
+        switch termination {
+        case .watchdog:
+            why = "the work did not stop within \(watchdogDelay) s of it, so it was ended there"
+        case .secondSignal(let second):
+            why = "\(second == signal ? "a second one" : "then \(signalName(second))") ended the work at once"
+        }
+        let line = "reverse-audio: error: stopped by \(signalName(signal)): \(why); unfinished files were removed\n"
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         _exit(status(for: signal))
     }
@@ -128,7 +148,7 @@ private final class SignalState: @unchecked Sendable {
         guard first == nil else {
             let signal = first!
             lock.unlock()
-            SignalCancellation.terminate(signal: signal)
+            SignalCancellation.terminate(signal: signal, .secondSignal(number))
         }
         first = number
         let pending = Array(cancellations.values)
@@ -137,7 +157,7 @@ private final class SignalState: @unchecked Sendable {
         pending.forEach { $0() }
         let watchdog = Thread {
             Thread.sleep(forTimeInterval: SignalCancellation.watchdogDelay)
-            SignalCancellation.terminate(signal: number)
+            SignalCancellation.terminate(signal: number, .watchdog)
         }
         watchdog.name = "reverse-audio signal watchdog"
         watchdog.start()

@@ -90,7 +90,9 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                           ("--zoom", zoom != nil)].filter(\.1).map(\.0)
             if scales.count > 1 { throw ValidationError("give one of \(scales.joined(separator: ", "))") }
             if let samplesPerPixel, !(2...Int(Int32.max)).contains(samplesPerPixel) {
-                throw ValidationError("--samples-per-pixel must be at least 2, not \(samplesPerPixel)")
+                // The bound that was crossed: the .dat format holds a 32-bit signed count.
+                let bound = samplesPerPixel < 2 ? "at least 2" : "at most \(Int32.max) (the .dat format's largest)"
+                throw ValidationError("--samples-per-pixel must be \(bound), not \(samplesPerPixel)")
             }
             if let pixelsPerSecond, pixelsPerSecond < 1 {
                 throw ValidationError("--pixels-per-second must be at least 1, not \(pixelsPerSecond)")
@@ -118,7 +120,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         guard let zoom else { return nil }
         let levels = zoom.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !levels.isEmpty, levels.allSatisfy({ $0 != nil && (2...Int(Int32.max)).contains($0!) }) else {
-            throw ValidationError("--zoom takes frames per pixel separated by commas, each at least 2 (256,512,1024), not '\(zoom)'")
+            throw ValidationError("--zoom takes frames per pixel separated by commas, each 2 to \(Int32.max) (256,512,1024), not '\(zoom)'")
         }
         let distinct = levels.compactMap { $0 }
         guard Set(distinct).count == distinct.count else { throw ValidationError("--zoom names a level twice: '\(zoom)'") }

@@ -8,6 +8,15 @@ enum CLI {
         try ProcessRunner.run(BuiltProducts.reverseAudio.path, arguments, currentDirectory: directory)
     }
 
+    /// Runs the tool, stopped after `seconds` (by coreutils' `timeout`: SIGTERM, then SIGKILL 5 s
+    /// later): a run that hangs ends the test with ``timedOutStatus`` instead of stalling the suite.
+    static func run(_ arguments: [String], within seconds: Int) throws -> ProcessResult {
+        try ProcessRunner.run("timeout", ["-k", "5", String(seconds), BuiltProducts.reverseAudio.path] + arguments)
+    }
+
+    /// The status `timeout` exits with when it had to stop the run.
+    static let timedOutStatus: Int32 = 124
+
     /// `convert INPUT OUTPUT [--reverse] OPTIONS...`
     static func convertArguments(_ input: String, _ output: String, reverse: Bool, _ options: [String] = []) -> [String] {
         ["convert", input, output] + (reverse ? ["--reverse"] : []) + options

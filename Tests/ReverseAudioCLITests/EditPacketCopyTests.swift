@@ -110,6 +110,36 @@ import TestSupport
         }
     }
 
+    @Test("AAC in MP4 whose edit list starts with an empty edit: copied cuts are the decode's slices (issue 28, item 2)")
+    func m4aEmptyEditFirst() throws {
+        let name = "edge-m4a-empty-edit-first.m4a"
+        let input = Fixtures.url(name)
+        let full = try FFmpegOracle.samples(of: input)
+        let frames = full.count / 2
+        let directory = try TemporaryDirectory()
+        // The start in seconds as the issue cut it (`--start 0 --end 1` of a longer file), the
+        // start, a packet's start, the middle, the end.
+        let packetStart = (frames / 3) / 1024 * 1024
+        for (start, end) in [("0", "0.5"), ("0s", "2000s"), ("\(packetStart)s", "\(packetStart + 1)s"),
+                             ("\(frames / 2 - 5000)s", "\(frames / 2 + 5000)s"), ("\(frames - 3000)s", "\(frames)s")] {
+            let output = directory.file("cut.m4a")
+            let label = "\(name) \(start)..<\(end)"
+            let result = try CLI.run(["trim", input.path, output.path, "--start", start, "--end", end, "-y", "--verbose"])
+            #expect(directory.contents == ["cut.m4a"], "\(label): left \(directory.contents)")
+            try #require(result.status == 0, "\(label): \(result.errorText)")
+            #expect(result.errorText.contains("copied") && result.errorText.contains("edit list"), "\(label): \(result.errorText)")
+            let a = start == "0" ? 0 : Int(start.dropLast())!
+            let b = end == "0.5" ? 22050 : Int(end.dropLast())!
+            #expect(try FFmpegOracle.probe(output).stream["duration_ts"] as? Int == b - a, "\(label): ffprobe's duration")
+            // FFmpeg 5.1 starts at the edit's start exactly but decodes the last packet whole.
+            let ours = try FFmpegOracle.samples(of: output, honouringStatedEnd: false)
+            let slice = Array(full[(a * 2)..<(b * 2)])
+            try #require(ours.count >= slice.count, "\(label): \(ours.count / 2) frames decoded")
+            let error = Self.difference(ours, slice, channels: 2)
+            #expect(error == 0, "\(label): differs by \(error)")
+        }
+    }
+
     @Test("a cut FFmpeg 5.1 would misread (inside one AAC packet, shorter than its offset in it) is re-encoded, and says why",
           arguments: [false, true])
     func m4aInsideOnePacket(_ atTheEnd: Bool) throws {

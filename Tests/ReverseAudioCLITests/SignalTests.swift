@@ -156,6 +156,26 @@ import Glibc
         }
     }
 
+    @Test("a second signal ends the work at once; the line says so, not that a read was waited on")
+    func secondSignal() throws {
+        let folder = try TemporaryDirectory()
+        let long = try LongInputs.mp3FourMinutes().path
+        let tool = try RunningTool(["play", long, "--to-file", folder.file("out.wav").path, "--loop", "--duration", "36000"])
+        let working = tool.wait(upTo: 30) { folder.contents.contains { $0.hasSuffix(".partial") } }
+        try #require(working, "play never got going: \(tool.errorText)")
+        // Back to back: the second arrives while the work is still stopping from the first
+        // (which of the two the tool handles first is the dispatcher's choice).
+        kill(tool.process.processIdentifier, SIGINT)
+        kill(tool.process.processIdentifier, SIGTERM)
+        #expect(tool.waitUntilExit(timeout: 10))
+        let lines = [(SIGINT, "SIGINT", "SIGTERM"), (SIGTERM, "SIGTERM", "SIGINT")].map { status, first, second in
+            (128 + status, "reverse-audio: error: stopped by \(first): then \(second) ended the work at once; unfinished files were removed\n")
+        }
+        let ended = (tool.process.terminationStatus, tool.errorText)
+        #expect(lines.contains { $0 == ended }, "exit \(ended.0): \(ended.1)")
+        #expect(folder.contents.isEmpty, "left behind \(folder.contents)")
+    }
+
     @Test("mid-work on junk that takes a while to reject: info and list stop", arguments: [("info", SIGINT), ("list", SIGHUP)])
     func infoAndList(_ command: String, _ signal: Int32) throws {
         let folder = try TemporaryDirectory()

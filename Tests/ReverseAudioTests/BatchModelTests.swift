@@ -140,8 +140,8 @@ import FFmpeg
                                  version: "v", status: .done, shard: "1/4")
         record.sha256 = String(repeating: "a", count: 64)
         try store.save(record)
-        #expect(store.record(for: "live/a-REVERSED.wav") == record)
-        #expect(store.record(for: "other-REVERSED.wav") == nil)
+        #expect(try store.record(for: "live/a-REVERSED.wav") == record)
+        #expect(try store.record(for: "other-REVERSED.wav") == nil)
         #expect(folderNames(directory.file(".reverse-audio-state/live")) == ["a-REVERSED.wav.json"], "no temporary record left")
         // A worker killed (SIGKILL) while writing a record leaves its temporary one; the next
         // record written into that folder sweeps it.

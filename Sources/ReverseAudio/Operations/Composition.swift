@@ -289,7 +289,7 @@ public struct Composition: Sendable {
                                 : " (the output's codec holds integers of at most 24 bits)"))
         }
         if !sameRate { changes.append("resampled \(own.sampleRate) → \(format.sampleRate) Hz") }
-        if !sameChannels { changes.append(mixes ? "\(own.channelCount) channels mixed to 1" : "\(own.channelCount) channels remixed to \(format.channelCount)") }
+        if !sameChannels { changes.append(mixes ? "\(ChannelCountText.phrase(own.channelCount)) mixed to 1" : "\(ChannelCountText.phrase(own.channelCount)) remixed to \(format.channelCount)") }
         return (source, changes)
     }
 

@@ -30,23 +30,103 @@ public struct BatchStateStore: Sendable {
         outputFolder.path + "/" + Self.folderName + "/" + relativeOutput + ".json"
     }
 
-    /// The record of the output at `relativeOutput`, or nil when there is none (or it is damaged:
-    /// then the output is treated as not the batch's own).
-    public func record(for relativeOutput: String) -> BatchRecord? {
-        guard let data = FileManager.default.contents(atPath: recordPath(for: relativeOutput)) else { return nil }
-        return try? JSONDecoder().decode(BatchRecord.self, from: data)
+    /// The most a record may hold: one is a few hundred bytes, so anything near this is not one,
+    /// and is never read whole (a sparse file can say it holds gigabytes).
+    public static let maximumRecordBytes = 64 * 1024
+
+    /// The record of the output at `relativeOutput`, or nil when there is none, or it is damaged
+    /// (not JSON, too big to be one, or the record of another output): then the output is
+    /// treated as not the batch's own.
+    /// - Throws: ``ReverseAudioError/unreadable(path:reason:)`` when the state folder or the
+    ///   record cannot be read (no permission, an I/O error) or leads out of the output folder
+    ///   (a symbolic link): the output side's failure, which every input would meet.
+    public func record(for relativeOutput: String) throws -> BatchRecord? {
+        let path = recordPath(for: relativeOutput)
+        guard try checkFolders(of: path, creating: false) else { return nil }
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            // Missing: no record. A link in its place (ELOOP) or anything else odd: damaged.
+            if code == ENOENT || code == ELOOP || code == ENOTDIR || code == ENXIO { return nil }
+            throw ReverseAudioError.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(code))))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+              status.st_size <= Self.maximumRecordBytes else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Self.maximumRecordBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else {
+                throw ReverseAudioError.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(errno))))")
+            }
+            if got == 0 { break }
+            count += got
+        }
+        // Grown past the limit since it was measured: not a record either.
+        guard count <= Self.maximumRecordBytes,
+              let record = try? JSONDecoder().decode(BatchRecord.self, from: Data(bytes[0..<count])),
+              // A record names its own output: one naming another (`../../tmp/x.wav`) is not this
+              // output's, and its text is never repeated.
+              record.output == relativeOutput else { return nil }
+        return record
+    }
+
+    /// Claims the output at `relativeOutput` for this run until the claim is released (see
+    /// ``OutputClaim``): nil while another live run holds it.
+    /// - Throws: as ``save(_:)`` for a state folder that cannot be used.
+    public func claim(_ relativeOutput: String) throws -> OutputClaim? {
+        let path = recordPath(for: relativeOutput) + ".claim"
+        _ = try checkFolders(of: path, creating: true)
+        return try OutputClaim.claim(at: path)
+    }
+
+    /// Checks the folders from the output folder down to `path`'s: each must be a real folder
+    /// (never a symbolic link, which would lead the records out of the output folder).
+    /// - Parameter creating: make the missing ones (registered, so that a run stopped by a
+    ///   signal removes the folders it made, when empty).
+    /// - Returns: false when one is missing (and not made).
+    private func checkFolders(of path: String, creating: Bool) throws -> Bool {
+        let base = outputFolder.path
+        let relative = (path as NSString).deletingLastPathComponent.dropFirst(base.count + 1)
+        var folder = base
+        for component in relative.split(separator: "/") {
+            folder += "/" + component
+            var status = stat()
+            if lstat(folder, &status) != 0 {
+                let code = errno
+                guard code == ENOENT else {
+                    throw ReverseAudioError.unreadable(path: folder, reason: "cannot read the batch's state folder (\(String(cString: strerror(code))))")
+                }
+                guard creating else { return false }
+                do {
+                    try ProcessCleanup.createFolder(URL(fileURLWithPath: folder, isDirectory: true))
+                } catch let error as ReverseAudioError {
+                    throw error
+                } catch {
+                    throw ReverseAudioError.cannotCreateOutput(path: folder, reason: "cannot create the batch's state folder (\(Self.reason(error)))")
+                }
+                continue
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                continue
+            case S_IFLNK:
+                throw ReverseAudioError.unreadable(path: folder, reason: "the batch's state folder is a symbolic link; its records are never read or written through one (remove it, or choose another output folder)")
+            default:
+                throw ReverseAudioError.unreadable(path: folder, reason: "the batch's state folder is not a folder (remove it, or choose another output folder)")
+            }
+        }
+        return true
     }
 
     /// Keeps `record` as the record of its output, atomically.
     public func save(_ record: BatchRecord) throws {
         let path = recordPath(for: record.output)
         let folder = (path as NSString).deletingLastPathComponent
-        do {
-            // Registered, so that a run stopped by a signal removes the folders it made, when empty.
-            try ProcessCleanup.createFolder(URL(fileURLWithPath: folder, isDirectory: true))
-        } catch {
-            throw ReverseAudioError.cannotCreateOutput(path: folder, reason: "cannot create the batch's state folder (\(Self.reason(error)))")
-        }
+        _ = try checkFolders(of: path, creating: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(record)
@@ -55,8 +135,12 @@ public struct BatchStateStore: Sendable {
         // by the next run that writes here.
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
         OutputFile.removeStalePartials(in: folderURL)
-        let temporary = try OutputFile.reserveTemporaryName(in: folderURL, for: path).path
-        defer { ProcessCleanup.unregister(file: temporary) }
+        let claim = try OutputFile.reserveTemporaryName(in: folderURL, for: path)
+        let temporary = claim.path
+        defer {
+            ProcessCleanup.unregister(file: temporary)
+            claim.release()
+        }
         do {
             try Self.write(data, to: temporary)
         } catch {

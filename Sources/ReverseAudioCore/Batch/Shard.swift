@@ -47,9 +47,12 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// `K/N`.
     public var description: String { "\(index)/\(count)" }
 
-    /// A decimal number of at most 7 digits, without sign or spaces.
+    /// The largest number ``number(_:)`` reads: 7 digits, enough for any share or task index.
+    static let largestNumber = 9_999_999
+
+    /// A decimal number of at most 7 digits (``largestNumber``), without sign or spaces.
     static func number<Text: StringProtocol>(_ text: Text) -> Int? {
-        guard !text.isEmpty, text.count <= 7, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard !text.isEmpty, text.count <= String(largestNumber).count, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(text)
     }
 }

@@ -49,6 +49,9 @@ public enum ShardEngine: String, Sendable, CaseIterable {
         }
         func value(_ name: String) throws(DetectionError) -> Int {
             guard let text = environment[name], let number = Shard.number(text) else {
+                if let text = environment[name], !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    throw DetectionError(description: "--shard auto: \(name) is \(text), too large for a share (at most \(Shard.largestNumber))")
+                }
                 throw DetectionError(description: "--shard auto: \(name) is \(environment[name].map { "'\($0)'" } ?? "not set"), not a number")
             }
             return number

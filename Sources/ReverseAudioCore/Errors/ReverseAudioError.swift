@@ -166,7 +166,7 @@ public enum ReverseAudioError: Error, Sendable, Equatable, CustomStringConvertib
         case .zoomFinerThanSamples(let path, let samplesPerPixel, let sampleRate):
             return "\(path): at \(sampleRate) Hz that zoom gives \(samplesPerPixel) sample\(samplesPerPixel == 1 ? "" : "s") a pixel; a pixel needs at least 2"
         case .formatMismatch(let path, let rate, let channels, let expectedRate, let expectedChannels):
-            return "\(path): \(rate) Hz, \(channels) channels, unlike the first file's \(expectedRate) Hz, \(expectedChannels) channels"
+            return "\(path): \(rate) Hz, \(ChannelCountText.phrase(channels)), unlike the first file's \(expectedRate) Hz, \(ChannelCountText.phrase(expectedChannels))"
         case .nothingToCompose(let path):
             return "\(path): a composition needs at least one file to take its format from"
         case .endlessOutput(let path):

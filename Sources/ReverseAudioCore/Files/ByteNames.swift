@@ -23,8 +23,15 @@ package enum ByteNames {
 
     /// `bytes` as text: valid UTF-8 as it is, every other byte as `\xNN`; control characters
     /// escaped too (`\n`, `\t`, `\x1B`), so that a name prints on one line.
+    ///
+    /// No two names give the same text (outputs are named from it): a backslash of the name
+    /// that an escape could be read into is doubled (`\\`). So the four characters `caf\xE9`
+    /// give `caf\\xE9`, and the byte 0xE9 after `caf` gives `caf\xE9`. A backslash followed by
+    /// anything else (`a\b`) stays as it is, as does every name without one.
     package static func escaped<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var result = ""
+        // Each unit of the name (a character, or a byte that is not UTF-8) as text, and whether
+        // it is a backslash of the name.
+        var pieces: [(text: String, isBackslash: Bool)] = []
         var index = bytes.startIndex
         while index != bytes.endIndex {
             // The longest valid UTF-8 sequence starting here (1 to 4 bytes).
@@ -39,15 +46,29 @@ package enum ByteNames {
                 }
             }
             if let (text, next) = decoded {
-                result += ControlEscaping.escaped(text)
+                pieces.append((ControlEscaping.escaped(text), text == "\\"))
                 index = next
             } else {
-                result += String(format: "\\x%02X", bytes[index])
+                pieces.append((String(format: "\\x%02X", bytes[index]), false))
                 index = bytes.index(after: index)
             }
         }
+        var result = ""
+        for (position, piece) in pieces.enumerated() {
+            guard piece.isBackslash else {
+                result += piece.text
+                continue
+            }
+            // What follows it as text: an escape's backslash, or a letter an escape starts with.
+            let following = position + 1 < pieces.count ? pieces[position + 1].text.first : nil
+            result += following.map { Self.escapeStarts.contains($0) } == true ? "\\\\" : "\\"
+        }
         return result
     }
+
+    /// The characters that, after a backslash, make an escape of ``escaped(_:)``: `\\`, `\xNN`,
+    /// and ``ControlEscaping``'s `\0`, `\t`, `\n`, `\r`.
+    private static let escapeStarts: Set<Character> = ["\\", "x", "0", "t", "n", "r"]
 
     /// A URL that reaches the file at `path` (exact bytes, absolute or relative to the current
     /// folder): the path itself when it is UTF-8, else an alias (see the type's description).
@@ -73,6 +94,8 @@ package enum ByteNames {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folder: String?
+    /// The lock held on ``folder`` while it exists, so that no other run sweeps it away.
+    nonisolated(unsafe) private static var folderClaim: OwnershipLock?
     nonisolated(unsafe) private static var count = 0
     /// Alias path → the name messages show for it.
     nonisolated(unsafe) private static var displays: [String: String] = [:]
@@ -116,36 +139,55 @@ package enum ByteNames {
         if let folder { return folder }
         let temporary = FileManager.default.temporaryDirectory.path
         removeStaleFolders(in: temporary)
-        var template = Array("\(temporary)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))")
+        for _ in 0..<16 {
+            var template = Array("\(temporary)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))")
+            }
+            let path = String(cString: made)
+            switch OwnershipLock.lockFolder(at: path) {
+            case .success(let claim):
+                folderClaim = claim
+            case .failure(.taken):
+                // Swept by another run between its making and its locking: make another.
+                continue
+            case .failure(.failed(let code)):
+                rmdir(path)
+                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(code)))")
+            }
+            ProcessCleanup.register(folder: path)
+            atexit { ByteNames.removeAliases() }
+            folder = path
+            return path
         }
-        let path = String(cString: made)
-        ProcessCleanup.register(folder: path)
-        atexit { ByteNames.removeAliases() }
-        folder = path
-        return path
+        throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: other runs keep removing it")
     }
 
     /// Removes this process's alias folder (at exit).
     package static func removeAliases() {
         lock.lock()
         let path = folder
+        let claim = folderClaim
         folder = nil
+        folderClaim = nil
         lock.unlock()
         guard let path else { return }
         ProcessCleanup.removeTree(path)
         ProcessCleanup.unregister(folder: path)
+        claim?.release()
     }
 
-    /// Alias folders of runs that no longer exist (killed before their exit could remove them).
+    /// Alias folders of runs that no longer exist (killed before their exit could remove them):
+    /// only those whose ``OwnershipLock`` no process holds (a run in another PID namespace
+    /// sharing the temporary folder holds it as any other), and not while the process the name
+    /// records is alive here (a run of an earlier version, which took no lock).
     private static func removeStaleFolders(in temporary: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary) else { return }
         for name in names where name.hasPrefix(folderPrefix) {
             let rest = name.dropFirst(folderPrefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0, pid != getpid(),
                   kill(pid, 0) != 0, errno == ESRCH else { continue }
-            ProcessCleanup.removeTree(temporary + "/" + name)
+            OwnershipLock.removeIfAbandoned(temporary + "/" + name, isFolder: true) { ProcessCleanup.removeTree($0) }
         }
     }
 

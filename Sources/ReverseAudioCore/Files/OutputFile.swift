@@ -44,6 +44,8 @@ package final class OutputFile {
     package let temporaryURL: URL
     /// The unnamed file a spooled output is written to first.
     private let spool: TemporaryPCMFile?
+    /// The lock held on the temporary file while it exists, so no other run sweeps it away.
+    private let claim: OwnershipLock?
     private let overwrite: Bool
     package private(set) var isCommitted = false
 
@@ -87,11 +89,13 @@ package final class OutputFile {
         switch placement {
         case .writtenInPlace:
             spool = nil
+            claim = nil
             temporaryURL = target
             return
         case .spooled:
             let file = try TemporaryPCMFile(in: FileManager.default.temporaryDirectory, bytesPerFrame: 1)
             spool = file
+            claim = nil
             temporaryURL = file.descriptorURL
             return
         case .publishedAtomically:
@@ -116,7 +120,9 @@ package final class OutputFile {
                 path: path, reason: "the name is \(nameLength) bytes long; \(folder.displayPath) allows at most \(longest)")
         }
         OutputFile.removeStalePartials(in: folder)
-        temporaryURL = try OutputFile.reserveTemporaryName(in: folder, for: path)
+        let reserved = try OutputFile.reserveTemporaryName(in: folder, for: path)
+        claim = reserved
+        temporaryURL = URL(fileURLWithPath: reserved.path)
     }
 
     deinit {
@@ -158,6 +164,7 @@ package final class OutputFile {
             try publishWithoutReplacing()
         }
         ProcessCleanup.unregister(file: temporaryURL.path)
+        claim?.release()
         isCommitted = true
     }
 
@@ -166,6 +173,7 @@ package final class OutputFile {
         guard placement == .publishedAtomically else { return }
         unlink(temporaryURL.path)
         ProcessCleanup.unregister(file: temporaryURL.path)
+        claim?.release()
     }
 
     /// The temporary file's size in bytes, or 0.
@@ -307,29 +315,33 @@ extension OutputFile {
         (try? resolve(url).kind) == .special
     }
 
-    /// Creates an empty file with a fresh temporary name in `folder`, so no other run takes it.
-    package static func reserveTemporaryName(in folder: URL, for path: String) throws -> URL {
+    /// Creates an empty file with a fresh temporary name in `folder`, so no other run takes it,
+    /// and holds its ``OwnershipLock`` until it is released (after the file is published or
+    /// removed), so no other run sweeps it away as stale.
+    package static func reserveTemporaryName(in folder: URL, for path: String) throws -> OwnershipLock {
         for _ in 0..<16 {
             let name = "\(temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))\(temporarySuffix)"
-            let candidate = folder.appendingPathComponent(name)
-            let descriptor = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL, 0o666)
-            if descriptor >= 0 {
-                close(descriptor)
+            let candidate = folder.appendingPathComponent(name).path
+            switch OwnershipLock.createFile(at: candidate) {
+            case .success(let claim):
                 // A watchdog that ends the process from here on removes it (see ProcessCleanup).
                 // Registered only once it is ours: never another run's file of the same name.
-                ProcessCleanup.register(file: candidate.path)
-                return candidate
-            }
-            if errno != EEXIST {
-                throw ReverseAudioError.cannotCreateOutput(path: path, reason: String(cString: strerror(errno)))
+                ProcessCleanup.register(file: candidate)
+                return claim
+            case .failure(.taken):
+                continue
+            case .failure(.failed(let code)):
+                throw ReverseAudioError.cannotCreateOutput(path: path, reason: String(cString: strerror(code)))
             }
         }
         throw ReverseAudioError.cannotCreateOutput(path: path, reason: "no free temporary name in \(folder.displayPath)")
     }
 
     /// Removes temporary files that earlier runs of this tool left in `folder` when they were
-    /// killed (SIGKILL, a power cut): only names of our own pattern, only regular files, and
-    /// only when the process that made them no longer exists.
+    /// killed (SIGKILL, a power cut): only names of our own pattern, only regular files, only
+    /// when no process holds the file's ``OwnershipLock`` (a run in another PID namespace or on
+    /// another host sharing the folder holds it as any other), and not while the process its
+    /// name records is alive here (a run of an earlier version, which took no lock).
     package static func removeStalePartials(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(temporarySuffix) {
@@ -338,10 +350,7 @@ extension OutputFile {
             guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid(),
                   UInt32(parts[1], radix: 16) != nil else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let path = folder.appendingPathComponent(name).path
-            var status = stat()
-            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            unlink(path)
+            OwnershipLock.removeIfAbandoned(folder.appendingPathComponent(name).path, isFolder: false) { unlink($0) }
         }
     }
 }

@@ -152,11 +152,21 @@ public enum SupportedAudioFiles {
                     walk.collection.skipped.append((path.displayPath, "named twice: the same file as an earlier input"))
                     continue
                 }
-                let stem = outputStem(of: path.lastPathComponent, siblingStems: walk.stemCounts(ofFolderOf: bytes))
+                let stem = outputStem(of: escapedName(of: path), siblingStems: walk.stemCounts(ofFolderOf: bytes))
                 walk.collection.files.append(Found(url: path, relativeFolder: argument.relativeFolder, outputStem: stem))
             }
         }
         return walk.collection
+    }
+
+    /// The name of the file at `url` as a walk of its folder shows it (``ByteNames/escaped(_:)``),
+    /// so that a file named directly gets the outputs it gets in a walk: an alias's name is that
+    /// already (escaping it again would double its backslashes), any other name is escaped here.
+    private static func escapedName(of url: URL) -> String {
+        if let shown = ByteNames.display(forPath: url.path) {
+            return String(shown[(shown.lastIndex(of: "/").map { shown.index(after: $0) } ?? shown.startIndex)...])
+        }
+        return ByteNames.escaped(Array(url.lastPathComponent.utf8))
     }
 
     /// A file's identity whatever its names: device and inode.

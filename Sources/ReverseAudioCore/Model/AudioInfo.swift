@@ -19,6 +19,13 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     public let channelCount: Int
     /// "mono", "stereo", "5.1"...; nil when the file gives only a channel count.
     public let channelLayout: String?
+
+    /// The layout as the `ffmpeg` CLI names it: the file's own, or, for one or two channels
+    /// that the file does not place, "mono" or "stereo" (what ffmpeg guesses for them, its
+    /// `guess_layout_max` being 2); nil for more channels without a layout.
+    public var layoutName: String? {
+        channelLayout ?? (channelCount == 1 ? "mono" : channelCount == 2 ? "stereo" : nil)
+    }
     /// The decoder's native sample format ("s16", "s32", "fltp").
     public let sampleFormat: String?
     /// Bits per sample as stored, for PCM and lossless codecs.

@@ -22,7 +22,7 @@ public struct PCMFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// "44100 Hz, stereo, s16".
     public var description: String {
-        "\(sampleRate) Hz, \(channelLayoutName ?? "\(channelCount) channels"), \(sampleFormat)"
+        "\(sampleRate) Hz, \(channelLayoutName ?? ChannelCountText.phrase(channelCount)), \(sampleFormat)"
     }
 
     /// The same format with another sample format.

@@ -98,7 +98,7 @@ package final class SampleConverter: PCMSource {
         var result: [String] = []
         if format.sampleFormat != inner.sampleFormat { result.append("sample format \(inner.sampleFormat) → \(format.sampleFormat)") }
         if format.sampleRate != inner.sampleRate { result.append("sample rate \(inner.sampleRate) → \(format.sampleRate) Hz") }
-        if format.channelCount != inner.channelCount { result.append("\(inner.channelCount) channels mixed to 1") }
+        if format.channelCount != inner.channelCount { result.append("\(ChannelCountText.phrase(inner.channelCount)) mixed to 1") }
         return result
     }
 }

@@ -48,6 +48,7 @@ package enum EditListCut {
     /// found from the last packet alone; nil when the stream's timestamps do not tell it.
     package static func decodedLength(of source: AudioInput) throws -> Int64? {
         guard canCut(source) else { return nil }
+        let origin = try firstPacket(of: source).origin
         return try mappingFFmpegErrors(path: source.path) {
             let packet = try Packet()
             try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.max / 2)
@@ -55,13 +56,18 @@ package enum EditListCut {
             var end: Int64?
             while try reader.next(into: packet) {
                 guard let pts = packet.presentationTimestamp else { continue }
-                end = pts + Int64(source.parameters.codecFrameSize)
+                end = pts + Int64(source.parameters.codecFrameSize) - origin
             }
             return end
         }
     }
 
     /// Copies frames `range` (output frames of `input`'s decode) into the MP4 `output`.
+    ///
+    /// Output frame 0 is not always timestamp 0: an edit list that starts with an empty edit
+    /// (`ffmpeg -itsoffset 2 -c copy`) stamps the first packet after the gap, and the decode
+    /// begins there. The cut is found in timestamps from that origin, as the decoder's own
+    /// positions are (`FramePositioner`).
     /// - Returns: what was written, or why the packets cannot be restated exactly (the caller
     ///   re-encodes); nothing is left at `output` then.
     /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a range past the end of the file,
@@ -72,9 +78,11 @@ package enum EditListCut {
         guard canCut(source), !range.isEmpty, range.lowerBound >= 0 else { return .refused("only AAC in a seekable MP4 file, timed in samples, can be copied") }
         let parameters = source.parameters
         let frameSize = Int64(parameters.codecFrameSize)
+        let (streamStart, origin) = try firstPacket(of: source)
+        // The cut in the stream's timestamps.
+        let (cutStart, cutEnd) = (range.lowerBound + origin, range.upperBound + origin)
         // The decoder starts with the packet holding this sample: the pre-roll before the cut.
-        let restart = range.lowerBound - Int64(source.traits.prerollSamples)
-        let streamStart = try firstTimestamp(of: source)
+        let restart = cutStart - Int64(source.traits.prerollSamples)
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         var copied = 0
         var lastEnd: Int64 = 0
@@ -104,8 +112,8 @@ package enum EditListCut {
                     packet.clearForCopy()
                     // Stamped relative to the cut: the first packet's negative timestamp is the
                     // edit's media_time.
-                    packet.setTimestamp(pts - range.lowerBound)
-                    let isLast = pts + frameSize >= range.upperBound
+                    packet.setTimestamp(pts - cutStart)
+                    let isLast = pts + frameSize >= cutEnd
                     guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
                     next = pts + packet.duration
                     copied += 1
@@ -115,12 +123,12 @@ package enum EditListCut {
                     // last packet: when the cut starts in that packet further in than the cut is
                     // long, it would drop the packet (and decode nothing). Such a cut is shorter
                     // than one AAC frame; it is encoded again instead.
-                    if isLast && pts <= range.lowerBound && range.upperBound - range.lowerBound <= range.lowerBound - pts {
+                    if isLast && pts <= cutStart && cutEnd - cutStart <= cutStart - pts {
                         try muxer.close()
                         return .cannotState("FFmpeg's mov demuxer misreads an edit that starts and ends inside one AAC packet, further in than it is long")
                     }
                     // The last packet ends at the cut's end: the muxer makes that the edit's duration.
-                    if isLast { packet.setDuration(range.upperBound - pts) }
+                    if isLast { packet.setDuration(cutEnd - pts) }
                     try muxer.write(packet, stream: 0)
                     if isLast {
                         try muxer.finish()
@@ -132,8 +140,16 @@ package enum EditListCut {
             }
             switch outcome {
             case .written:
-                let priming = range.lowerBound - (firstCopied ?? range.lowerBound)
-                let text = ITunesGapless.text(delay: Int(priming), padding: Int(lastEnd - range.upperBound), length: Int64(range.count))
+                // Both are at least 0 by construction (the first packet copied is at or before the
+                // cut's start; the last ends at or after its end); a file that breaks that is
+                // encoded again rather than stated wrongly.
+                let priming = cutStart - (firstCopied ?? cutStart)
+                let padding = lastEnd - cutEnd
+                guard priming >= 0, padding >= 0 else {
+                    destination.discard()
+                    return .refused("its packets do not cover the cut")
+                }
+                let text = ITunesGapless.text(delay: Int(priming), padding: Int(padding), length: Int64(range.count))
                 try MP4GaplessItem.add(text: text, to: destination.temporaryURL)
             case .cannotState(let reason):
                 destination.discard()
@@ -141,7 +157,7 @@ package enum EditListCut {
             case .endOfFile:
                 destination.discard()
                 throw ReverseAudioError.rangePastEnd(path: input.displayPath, frame: range.upperBound, isStart: false,
-                                                     length: lastEnd, sampleRate: parameters.sampleRate)
+                                                     length: lastEnd - origin, sampleRate: parameters.sampleRate)
             }
         } catch {
             destination.discard()
@@ -154,7 +170,7 @@ package enum EditListCut {
         let decoded = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation)
         let length = Int64(range.count)
         guard check.parameters.statedDurationSamples == length,
-              let decoded, decoded == length || decoded == lastEnd - range.lowerBound else {
+              let decoded, decoded == length || decoded == lastEnd - cutStart else {
             destination.discard()
             return .refused("FFmpeg does not read the edit list back as written")
         }
@@ -163,13 +179,16 @@ package enum EditListCut {
     }
 
     /// The timestamp of the stream's first packet (negative when the encoder's priming is
-    /// trimmed by the input's own edit list).
-    private static func firstTimestamp(of source: AudioInput) throws -> Int64 {
+    /// trimmed by the input's own edit list; after the gap when the list starts with an empty
+    /// edit), and the timestamp of the decode's first sample: the stream's start time, else the
+    /// first packet's plus the samples it says to skip, as the decoder finds it.
+    private static func firstPacket(of source: AudioInput) throws -> (timestamp: Int64, origin: Int64) {
         try mappingFFmpegErrors(path: source.path) {
             let packet = try Packet()
             try source.demuxer.seek(stream: source.streamIndex, toTimestamp: Int64.min / 2)
             let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
-            return try reader.next(into: packet) ? packet.presentationTimestamp ?? 0 : 0
+            guard try reader.next(into: packet), let pts = packet.presentationTimestamp else { return (0, source.parameters.startSamples ?? 0) }
+            return (pts, source.parameters.startSamples ?? pts + Int64(packet.skipSamples.start))
         }
     }
 }

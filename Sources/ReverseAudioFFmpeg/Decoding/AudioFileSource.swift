@@ -170,7 +170,7 @@ public final class AudioFileSource: PCMSource {
         if format.sampleFormat != sourceSampleFormat { result.append("sample format \(sourceSampleFormat) → \(format.sampleFormat)") }
         let rate = input.parameters.sampleRate
         if format.sampleRate != rate { result.append("sample rate \(rate) → \(format.sampleRate) Hz") }
-        if conversion.mixesToMono { result.append("\(input.parameters.channelCount) channels mixed to 1") }
+        if conversion.mixesToMono { result.append("\(ChannelCountText.phrase(input.parameters.channelCount)) mixed to 1") }
         return result
     }
 

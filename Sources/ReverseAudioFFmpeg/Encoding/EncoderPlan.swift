@@ -53,8 +53,8 @@ struct EncoderPlan {
             bitRate = outputFormat.bitRate ?? (sameCodec ? source?.bitRate : nil) ?? EncoderPlan.defaultBitRate(codec, format)
             stored = 0
         }
-        if codec == .mp3 && format.channelCount > 2 {
-            throw ReverseAudioError.tooManyChannels(path: path, codec: codec.rawValue, channels: format.channelCount, maximum: 2)
+        if let maximum = EncoderPlan.maximumChannels(codec), format.channelCount > maximum {
+            throw ReverseAudioError.tooManyChannels(path: path, codec: codec.rawValue, channels: format.channelCount, maximum: maximum)
         }
         let rates = Encoder.supportedSampleRates(codecName: encoderName)
         if !rates.isEmpty, !rates.contains(format.sampleRate) {
@@ -71,6 +71,16 @@ struct EncoderPlan {
         case .pcm: storedSampleFormat = sample
         case .flac, .alac: storedSampleFormat = sample == .u8 ? .s16 : sample
         case .aac, .mp3: storedSampleFormat = nil
+        }
+    }
+
+    /// The most channels FFmpeg's encoder of `codec` takes (5.1's: MP3 2; FLAC, ALAC and AAC 8,
+    /// as `ffmpeg -c:a flac` says for 9: "9 channels not supported (max 8)"); nil for PCM.
+    static func maximumChannels(_ codec: OutputFormat.Codec) -> Int? {
+        switch codec {
+        case .mp3: return 2
+        case .flac, .alac, .aac: return 8
+        case .pcm: return nil
         }
     }
 
