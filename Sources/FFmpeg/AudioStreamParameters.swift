@@ -82,9 +82,13 @@ package struct AudioStreamParameters: Sendable, Equatable {
 
     /// True when a timestamp can name every sample: one unit of the time base is at most one
     /// sample. Matroska's milliseconds cannot (a 20 ms Opus packet is 960 samples, but a
-    /// 2.9 ms Vorbis one is not a whole number of them).
+    /// 2.9 ms Vorbis one is not a whole number of them). Nor can Vorbis's in Ogg, in practice:
+    /// FFmpeg 5.1 stamps its packets from the pages' granule positions, which after a seek
+    /// name other samples than the decoder gives (ranges came out thousands of samples off),
+    /// and its last packet's duration can be negative. Such streams are counted from the start.
     package var timestampsResolveSamples: Bool {
-        timeBaseNumerator > 0 && Int64(timeBaseNumerator) * Int64(sampleRate) <= Int64(timeBaseDenominator)
+        traits.family != .vorbis
+            && timeBaseNumerator > 0 && Int64(timeBaseNumerator) * Int64(sampleRate) <= Int64(timeBaseDenominator)
     }
 
     /// Converts samples at `rate` to this stream's time base.

@@ -1,8 +1,9 @@
 import Foundation
 import ReverseAudio
 
-/// The plan file of `compose`: one piece per line, `FILE [START] [END] [reverse]` or
-/// `silence DURATION`.
+/// The plan file of `compose`: one piece per line, `FILE [START] [END] [reverse] [EFFECT…]` or
+/// `silence DURATION`, where an effect is `gain=DB`, `fade-in=T`, `fade-out=T` or
+/// `fade-shape=t|q|h|l|p` (the piece's fades' curve, SoX's; `l` unless given).
 ///
 /// - Words are separated by spaces or tabs. `#` outside quotes starts a comment.
 /// - A part of a word in double quotes is taken as it is: spaces, `#`, anything but a line
@@ -50,9 +51,16 @@ public enum PlanParser {
             }
             guard !first.text.isEmpty else { throw fail("an empty file name (\"\")") }
             var rest = Array(words.dropFirst())
+            // Effects last: unquoted words with an equals sign.
+            var settings: [(key: String, value: String)] = []
+            while let last = rest.last, !last.quoted, let equals = last.text.firstIndex(of: "=") {
+                settings.insert((String(last.text[..<equals]), String(last.text[last.text.index(after: equals)...])), at: 0)
+                rest.removeLast()
+            }
+            let effects = try Self.effects(settings, fail: fail)
             let reversed = rest.last.map { $0.text == "reverse" && !$0.quoted } ?? false
             if reversed { rest.removeLast() }
-            guard rest.count <= 2 else { throw fail("expected FILE [START] [END] [reverse], got \(words.count) words") }
+            guard rest.count <= 2 else { throw fail("expected FILE [START] [END] [reverse] [EFFECT…], got \(words.count) words") }
             let times = try rest.map { word -> TimePosition in
                 do {
                     return try TimePosition(parsing: word.text)
@@ -67,10 +75,41 @@ public enum PlanParser {
             } catch let ReverseAudioError.invalidRange(reason) {
                 throw fail(reason)
             }
-            pieces.append(.file(url, range: range, reversed: reversed))
+            pieces.append(.file(url, range: range, reversed: reversed, effects: effects))
         }
         guard !pieces.isEmpty else { throw CommandLineError("\(name): the plan has no pieces") }
         return pieces
+    }
+
+    /// The effects `settings` name (`gain=DB`, `fade-in=T`, `fade-out=T`, `fade-shape=S`), in
+    /// SoX's order: the gain, then the fades.
+    static func effects(_ settings: [(key: String, value: String)], fail: (String) -> CommandLineError) throws -> [any AudioEffect] {
+        var gain: Double?
+        var fades: [(Fade.End, TimePosition)] = []
+        var shape = Fade.Shape.logarithmic
+        for (key, value) in settings {
+            switch key {
+            case "gain":
+                guard let decibels = Double(value), decibels.isFinite, abs(decibels) <= 200 else {
+                    throw fail("gain=\(value): a number of decibels from -200 to 200")
+                }
+                gain = decibels
+            case "fade-in", "fade-out":
+                do {
+                    fades.append((key == "fade-in" ? .in : .out, try TimePosition(parsing: value)))
+                } catch {
+                    throw fail("\(key)=\(value): \(error)")
+                }
+            case "fade-shape":
+                guard let chosen = Fade.Shape(rawValue: value) else {
+                    throw fail("fade-shape=\(value): one of \(Fade.Shape.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                shape = chosen
+            default:
+                throw fail("\(key)=…: not an effect (gain=DB, fade-in=T, fade-out=T, fade-shape=S)")
+            }
+        }
+        return (gain.map { [Gain(decibels: $0)] } ?? []) + fades.map { Fade($0.0, length: $0.1, shape: shape) }
     }
 
     /// A word of a line, and whether any of it was quoted.

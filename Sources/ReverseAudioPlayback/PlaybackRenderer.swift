@@ -44,13 +44,34 @@ public final class PlaybackRenderer: PCMSource {
     ///   - direction: which way playback starts.
     ///   - from: where it starts; nil for 0 forward, the end backwards.
     ///   - loop: a loop region, if any.
+    ///   - effects: on what is heard, live: a fade-in over the first frames played, a fade-out
+    ///     as playback nears the end it is heading for (whichever way it goes).
     public init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackState.Direction = .forward,
-                from: Int64? = nil, loop: Range<Int64>? = nil) throws {
+                from: Int64? = nil, loop: Range<Int64>? = nil, effects: [any AudioEffect] = []) throws {
         cache = try ChunkCache(url: url, sampleFormat: sampleFormat)
         format = cache.format
         state = PlaybackState(frameCount: cache.frameCount, position: from ?? (direction == .forward ? 0 : cache.frameCount),
                               direction: direction)
         state.setLoop(loop)
+        if !effects.isEmpty {
+            let window = RenderedWindow(format: format)
+            var output: any PCMSource = window
+            // Built while the length is known (no loop yet): a fade-out needs an end to start with.
+            window.lend(UnsafeRawBufferPointer(start: nil, count: 0), frames: 0, at: 0, endingAt: cache.frameCount)
+            for effect in effects { output = try effect.applied(to: output, mirrored: false) }
+            _ = try window.read(maximumFrames: 1)
+            effectStage = (window, output)
+        }
+    }
+
+    /// The frames a render call made, and the effects over them.
+    private var effectStage: (window: RenderedWindow, output: any PCMSource)?
+
+    /// Where playback ends on the output timeline if nothing changes it: the file's end in the
+    /// direction playing; nil while a loop plays.
+    private var projectedEnd: Int64? {
+        guard state.loop == nil else { return nil }
+        return framesRendered + (state.direction == .forward ? state.frameCount - state.position : state.position)
     }
 
     /// Takes `command` at the first frame of the next render call.
@@ -119,6 +140,8 @@ public final class PlaybackRenderer: PCMSource {
         }
         pending.forEach(execute)
         pending.removeAll()
+        let firstFrame = framesRendered
+        let end = projectedEnd
         var rendered = 0
         while rendered < frameCount && !isFinished {
             while let next = scheduled.first, next.frame <= framesRendered {
@@ -168,6 +191,13 @@ public final class PlaybackRenderer: PCMSource {
             }
             rendered += run
             framesRendered += Int64(run)
+        }
+        if let effectStage, rendered > 0 {
+            let frames = UnsafeRawBufferPointer(rebasing: buffer[0..<(rendered * frameBytes)])
+            effectStage.window.lend(frames, frames: rendered, at: firstFrame, endingAt: end)
+            if let changed = try effectStage.output.read(maximumFrames: rendered) {
+                buffer.baseAddress!.copyMemory(from: changed.bytes.baseAddress!, byteCount: changed.bytes.count)
+            }
         }
         return rendered
     }

@@ -46,7 +46,7 @@ final class ReversedAudioTrack: VideoAudioTrack {
         let channels = source.format.channelCount
         // The audio stream's own rate: the container's total (AudioInfo.bitRate) counts the
         // pictures too (3 Mb/s for a 720p clip, which made the AAC encoder take 7× its time).
-        let sourceRate = file.info.codec == EncoderChoice.encoder(for: .aac, sampleFormat: .f32, in: .aac)
+        let sourceRate = file.info.codec == CodecFormat.aac.encoder(.f32)
             ? file.openedInput.parameters.bitRate : nil
         let aacRate = bitRate ?? sourceRate ?? (channels <= 2 ? 96_000 * channels : 64_000 * channels)
         return try ReversedAudioTrack(reversal: reversal, warnings: chain.warnings, frames: frames, codec: codec, native: native,
@@ -95,10 +95,10 @@ final class ReversedAudioTrack: VideoAudioTrack {
     private static func encoder(for codec: VideoOptions.AudioCodec, format: SampleFormat) -> (String, Int?) {
         let bits = format == .s24 ? 24 : nil
         switch codec {
-        case .aac: return (EncoderChoice.encoder(for: .aac, sampleFormat: format, in: .m4a), nil)
-        case .alac: return (EncoderChoice.encoder(for: .alac, sampleFormat: format, in: .m4a), bits)
-        case .flac: return (EncoderChoice.encoder(for: .flac, sampleFormat: format, in: .flac), bits)
-        case .pcm: return (EncoderChoice.pcmEncoder(for: format), bits)
+        case .aac: return (CodecFormat.aac.encoder(format), nil)
+        case .alac: return (CodecFormat.alac.encoder(format), bits)
+        case .flac: return (CodecFormat.flac.encoder(format), bits)
+        case .pcm: return (CodecFormat.pcm().encoder(format), bits)
         }
     }
 

@@ -82,7 +82,8 @@ public enum VideoReverser {
         }
     }
 
-    static let encoderName = EncoderChoice.videoEncoder
+    /// libx264, which writes a reversed video's pictures.
+    static let encoderName = "libx264"
 
     /// One reversal's state: the source, the output, and the steps that share them.
     private final class Job {

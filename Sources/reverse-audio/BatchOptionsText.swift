@@ -8,7 +8,7 @@ enum BatchOptionsText {
         var parts = ["channels=\(options.channels)"]
         parts.append("sample-format=\(options.sampleFormat.map(\.rawValue) ?? "native")")
         parts.append("sample-rate=\(options.sampleRate.map(String.init) ?? "input")")
-        parts.append("format=\(options.outputFormat.map { "\($0.container.rawValue)/\($0.codec?.rawValue ?? "auto")/\($0.bitRate.map(String.init) ?? "default")" } ?? "wav")")
+        parts.append("format=\(options.outputFormat.map { "\($0.name)/\($0.codec ?? "auto")/\($0.bitRate.map(String.init) ?? "default")" } ?? "wav")")
         parts.append("block-frames=\(options.blockFrames.map(String.init) ?? "default")")
         parts.append("range=\(options.range.map { String(describing: $0) } ?? "all")")
         if verify { parts.append("verify") }

@@ -17,12 +17,14 @@ struct ConversionFlags: ParsableArguments {
     var format: String?
 
     @Option(help: "Codec inside the output, where its format holds several (aac for .m4a from a lossless input).")
-    var codec: OutputFormat.Codec?
+    var codec: String?
 
     @Option(help: "Bit rate of a lossy output, in bits per second or with k (192k), at most 100M; default: the input's for the same codec, else 192k.")
     var bitrate: BitRate?
 
     @OptionGroup var range: RangeFlags
+
+    @OptionGroup var effects: EffectFlags
 
     @Option(help: "Threads a reversal decodes one input on, segment by segment (default: the cores; 1: one continuous decode). The output is the same byte for byte.")
     var threads: Int?
@@ -39,7 +41,7 @@ struct ConversionFlags: ParsableArguments {
 
     /// Fails with a usage error when the output named `path` (or `name`, when given) is not a
     /// format we write, or cannot hold `codec` at `bitRate`: known before any input is read.
-    static func validateFormat(_ name: String?, output path: String = "-", codec: OutputFormat.Codec? = nil, bitRate: BitRate? = nil) throws {
+    static func validateFormat(_ name: String?, output path: String = "-", codec: String? = nil, bitRate: BitRate? = nil) throws {
         do {
             _ = try OutputFormat.forFile(StandardStreams.outputURL(path), formatName: name, codec: codec, bitRate: bitRate?.bitsPerSecond)
         } catch {
@@ -52,7 +54,7 @@ struct ConversionFlags: ParsableArguments {
         ConversionOptions(channels: channels, reverse: reverse, blockFrames: blockFrames, overwrite: overwrite,
                           sampleFormat: sampleFormat.format, sampleRate: sampleRate,
                           outputFormat: try OutputFormat.forFile(output, formatName: format, codec: codec, bitRate: bitrate?.bitsPerSecond),
-                          range: try range.range(), threads: threads ?? ConversionOptions.availableCores)
+                          range: try range.range(), effects: effects.effects, threads: threads ?? ConversionOptions.availableCores)
     }
 }
 
@@ -72,7 +74,7 @@ enum SampleFormatArgument: String, ExpressibleByArgument, CaseIterable {
 /// The one description of `--format`: the formats written, by their names.
 enum OutputFormatNames {
     static func help(extra: String? = nil) -> String {
-        let names = OutputFormat.Container.allCases.map(\.rawValue) + (extra.map { [$0] } ?? [])
+        let names = OutputFormat.names + (extra.map { [$0] } ?? [])
         return "Output format when the file's name does not say it: \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")."
     }
 }
@@ -98,5 +100,5 @@ struct BitRate: ExpressibleByArgument {
     }
 }
 
-extension OutputFormat.Codec: ExpressibleByArgument {}
+
 

@@ -16,8 +16,8 @@ enum ConversionSummary {
             "input": input, "output": output, "reversed": result.reversed, "frames": result.frames,
             "sampleRate": result.format.sampleRate, "channels": result.format.channelCount,
             "durationSeconds": Double(result.frames) / Double(result.format.sampleRate),
-            "sampleFormat": result.format.sampleFormat.rawValue, "container": result.outputFormat.container.rawValue,
-            "codec": result.codec.rawValue, "status": "done", "warnings": result.warnings.map(\.description),
+            "sampleFormat": result.format.sampleFormat.rawValue, "container": result.outputFormat.name,
+            "codec": result.codec, "status": "done", "warnings": result.warnings.map(\.description),
             "temporaryBytes": result.temporaryBytes,
         ]
     }
@@ -29,7 +29,7 @@ enum ConversionSummary {
             "  blocks: \(result.blockFrames) frames each",
             "  threads: \(result.decodeThreads) decoding" + (result.singleThreadReason.map { " (one thread: \($0))" } ?? ""),
             "  length known from: \(result.lengthSource) (predicted \(result.predictedFrames.map(String.init) ?? "nothing\(result.predictionFailure.map { ": " + $0 } ?? "")"), decoded \(result.frames)); decoded \(result.decodePasses) time\(result.decodePasses == 1 ? "" : "s")",
-            "  written as: \(result.outputFormat.container.rawValue) / \(result.codec.rawValue), \(result.format.sampleRate) Hz, \(result.format.channelCount) ch, "
+            "  written as: \(result.outputFormat.name) / \(result.codec), \(result.format.sampleRate) Hz, \(result.format.channelCount) ch, "
                 + (result.storedSampleFormat.map { "\($0)" } ?? "lossy"),
             "  conversions: \(result.conversions.isEmpty ? "none (the samples are the input's own)" : result.conversions.joined(separator: "; "))",
             "  temporary files: \(result.temporaryBytes) bytes besides the output (written under a temporary name and renamed)",

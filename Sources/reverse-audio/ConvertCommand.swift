@@ -5,7 +5,7 @@ import ReverseAudio
 struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode a file and write it in the format its name asks for (wav aiff caf flac m4a mp3 aac), optionally reversed.")
+        abstract: "Decode a file and write it in the format its name asks for (\(OutputFormat.names.joined(separator: " "))), optionally reversed.")
 
     static let examples = [
         "reverse-audio convert song.m4a song-reversed.wav --reverse",

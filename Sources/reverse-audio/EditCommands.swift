@@ -17,6 +17,8 @@ struct EditFlags: ParsableArguments {
     @Flag(help: "Decode and encode a lossy input even where its packets could be copied exactly.")
     var reencode = false
 
+    @OptionGroup var effects: EffectFlags
+
     /// Fails with a usage error when `output` (or `--format`) names no format we write.
     func validate(output: String) throws {
         try ConversionFlags.validateFormat(format == "same" ? nil : format, output: format == "same" ? "x.wav" : output)
@@ -37,6 +39,7 @@ struct EditFlags: ParsableArguments {
             var composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
                                           overwrite: shared.overwrite, reencodes: reencode, sampleFormat: sampleFormat.format)
             composition.progress = display.handler(file: output, index: 1, count: 1)
+            composition.effects = effects.effects
             let written = try await SignalCancellation.run { [composition] in
                 try await composition.write(to: url)
             }
@@ -44,12 +47,12 @@ struct EditFlags: ParsableArguments {
             written.warnings.forEach(ErrorReporting.printWarning)
             if shared.verbosity.verbose { written.paths.enumerated().forEach { Console.error("  piece \($0.offset + 1): \($0.element)") } }
             let seconds = Double(written.frames) / Double(written.format.sampleRate)
-            let codec = written.outputFormat.codec?.rawValue ?? "?"
-            let summary = "wrote \(output): \(String.seconds(seconds)), \(written.frames) frames, \(written.format), \(written.outputFormat.container.rawValue) / \(codec)"
+            let codec = written.outputFormat.codec ?? "?"
+            let summary = "wrote \(output): \(String.seconds(seconds)), \(written.frames) frames, \(written.format), \(written.outputFormat.name) / \(codec)"
             shared.result.print(summary, json: [
                 "output": output, "frames": written.frames, "durationSeconds": seconds, "sampleRate": written.format.sampleRate,
                 "channels": written.format.channelCount, "sampleFormat": written.format.sampleFormat.rawValue,
-                "container": written.outputFormat.container.rawValue, "codec": codec, "pieces": written.paths,
+                "container": written.outputFormat.name, "codec": codec, "pieces": written.paths,
                 "status": "done", "warnings": written.warnings.map(\.description),
             ], output: url.path)
         } catch {

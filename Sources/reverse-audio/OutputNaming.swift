@@ -11,11 +11,11 @@ enum OutputNaming {
     /// and for an input whose output is already another input's (two files named directly from
     /// two folders, `a/x.mp3 b/x.mp3`) the earlier input's name instead: that input fails rather
     /// than being renamed by what else the call holds.
-    static func outputs(for inputs: [SupportedAudioFiles.Found], container: OutputFormat.Container)
+    static func outputs(for inputs: [SupportedAudioFiles.Found], format: OutputFormat)
         -> [(output: String, clash: String?)] {
         var owners: [String: String] = [:]
         return inputs.map { found in
-            let name = RoundTrip.outputNames(for: found.url, name: found.outputStem, container: container).reversed
+            let name = RoundTrip.outputNames(for: found.url, name: found.outputStem, format: format).reversed
             let output = found.relativeFolder.isEmpty ? name : found.relativeFolder + "/" + name
             // Case-insensitive file systems (macOS) would make these one file too.
             let key = output.lowercased()

@@ -50,7 +50,7 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Option(help: "The ALSA device: any PCM name (default, hw:0, null, file:FILE=x.raw,FORMAT=raw).")
     var device: String?
 
-    @Option(help: ArgumentHelp("Write what the device would receive to FILE instead of playing it; its extension picks the format (wav aiff caf flac m4a mp3 aac), as convert.",
+    @Option(help: ArgumentHelp("Write what the device would receive to FILE instead of playing it; its extension picks the format (\(OutputFormat.names.joined(separator: " "))), as convert.",
                                valueName: "FILE"), completion: .file())
     var toFile: String?
 
@@ -63,6 +63,8 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     @Option(help: "Stop after this much output (at most 1000000 s).", transform: TimeValue.position)
     var duration: TimePosition?
+
+    @OptionGroup var effects: EffectFlags
 
     @OptionGroup(title: SharedOptions.title) var overwriting: OverwriteOptions
     @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
@@ -112,7 +114,8 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     /// The renderer the options ask for (start, loop and events set), with the loop it starts with.
     private func makeRenderer() throws -> (renderer: PlaybackRenderer, loop: Range<Int64>?) {
-        let renderer = try PlaybackRenderer(url: try StandardStreams.seekableInputURL(input), direction: reverse ? .reverse : .forward)
+        let renderer = try PlaybackRenderer(url: try StandardStreams.seekableInputURL(input), direction: reverse ? .reverse : .forward,
+                                            effects: effects.effects)
         let rate = renderer.format.sampleRate
         let length = renderer.frameCount
         let frame = { (time: TimePosition, name: String) throws -> Int64 in

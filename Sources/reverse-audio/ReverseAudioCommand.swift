@@ -8,8 +8,8 @@ struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
         commandName: "reverse-audio",
         abstract: "Reverse, convert and inspect audio files, exactly as FFmpeg decodes them.",
         discussion: """
-            Reads aac m4a aiff aif wav mp3 caf m4r flac (and anything else FFmpeg decodes) and \
-            writes WAV, AIFF, CAF, FLAC, M4A, MP3 or AAC. Reversed output equals \
+            Reads \(SupportedAudioFiles.extensions.joined(separator: " ")) (and anything else FFmpeg decodes) and \
+            writes \(OutputFormat.names.joined(separator: " ")). Reversed output equals \
             `ffmpeg -af areverse` sample for sample, in memory that does not grow with the \
             file's length. Every command takes the shared options where they mean something: \
             -o (the file written; reverse: the folder), -y/-n (overwrite, never overwrite), \

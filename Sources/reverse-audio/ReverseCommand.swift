@@ -122,8 +122,8 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                                         overwrite: overwriting.overwrite)
             // Files decoded side by side share the cores: each takes its part unless told.
             if flags.threads == nil { options.threads = max(1, ConversionOptions.availableCores / max(1, min(jobCount, found.files.count))) }
-            if verify, let codec = options.outputFormat?.codec, !codec.isLossless {
-                throw CommandLineError("--verify compares samples exactly and needs a lossless format, not \(codec.rawValue)")
+            if verify, let format = options.outputFormat, !format.keepsSamples {
+                throw CommandLineError("--verify compares samples exactly and needs a lossless format, not \(format.codec ?? format.name)")
             }
         } catch {
             ErrorReporting.printError(error)
@@ -148,7 +148,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             throw ExitCode(Self.fatalStatus)
         }
         let batch = BatchReversal(
-            inputs: found.files, outputs: OutputNaming.outputs(for: found.files, container: options.outputFormat?.container ?? .wav),
+            inputs: found.files, outputs: OutputNaming.outputs(for: found.files, format: options.outputFormat ?? .wav),
             directory: directory, options: options, verify: verify, verbose: verbosity.verbose, allFormats: allFormats, jobs: jobCount,
             json: json, display: ProgressDisplay(style: progress.style), bookkeeping: bookkeeping)
         let report: BatchReversal.Report

@@ -63,8 +63,11 @@ import TestSupport
         /// The extension a cut of this input is written with: the input's own, except ADTS `.aac`,
         /// which cannot state its encoder priming or a cut's end (no edit list, no gapless tag), so a
         /// re-encoded ADTS cut decodes to more than the cut; `.m4a` states both.
+        /// A cut in the input's format, unless that format cannot state a cut's length as ffmpeg
+        /// decodes it: ADTS has no place to; FFmpeg 5.1 decodes Vorbis (in Ogg and Matroska) past
+        /// its stated end. Those are cut into M4A.
         var cutExtension: String {
-            input.pathExtension.lowercased() == "aac" ? "m4a" : input.pathExtension
+            input.pathExtension.lowercased() == "aac" || oracle.codec == "vorbis" ? "m4a" : input.pathExtension
         }
 
         /// a. `info --json` states the oracle's frame count.

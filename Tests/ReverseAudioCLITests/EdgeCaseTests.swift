@@ -168,7 +168,7 @@ import Glibc
                       ["convert", "a.mp3", "-", "--format", "zzz"],
                       ["convert", "a.mp3", "b.wav", "--duration", "0"],
                       ["waveform", "a.mp3", "b.png", "--width", "0"],
-                      ["trim", "a.mp3", "b", "--format", "ogg"]])
+                      ["trim", "a.mp3", "b", "--format", "wma"]])
     func usageErrors(_ arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 64, "\(arguments): exit \(result.status) \(result.errorText)")

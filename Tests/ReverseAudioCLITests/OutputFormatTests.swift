@@ -63,7 +63,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let isFloat = format.hasPrefix("flt") || format.hasPrefix("dbl")
         // A lossy input goes into .m4a as AAC: a lossy output, checked elsewhere.
-        let isLossy = ["mp3", "aac"].contains(try FFmpegOracle.probe(input).stream["codec_name"] as? String ?? "")
+        let isLossy = ["mp3", "aac", "vorbis", "opus"].contains(try FFmpegOracle.probe(input).stream["codec_name"] as? String ?? "")
         for ext in Self.losslessOutputs where !(isLossy && ext == "m4a") {
             let output = directory.file("out.\(ext)")
             let result = try CLI.convert(input, output, reverse: false, ["--sample-format", "native"])

@@ -23,7 +23,7 @@ import TestSupport
         #expect(Composition.widest(lossless: [.s16], lossy: [.f32], storedBy: .flac) == .s24)
         #expect(Composition.widest(lossless: [], lossy: [.f32], storedBy: .alac) == .s24)
         #expect(Composition.widest(lossless: [.f32], lossy: [], storedBy: .flac) == .f32)
-        #expect(Composition.widest(lossless: [.s16], lossy: [.f32], storedBy: .pcm) == .f32)
+        #expect(Composition.widest(lossless: [.s16], lossy: [.f32], storedBy: .pcm()) == .f32)
     }
 
     @Test("a 16-bit WAV joined to a decoded MP3 into FLAC is 24-bit; --verbose names both conversions")

@@ -2,8 +2,9 @@ import Foundation
 import ReverseAudioCore
 import ReverseAudioFFmpeg
 
-/// Converts any supported audio file to WAV, AIFF, CAF, FLAC, M4A, MP3 or AAC, forwards or
-/// reversed: the one operation that writes a file from another.
+/// Converts any audio file FFmpeg reads into any format of ``OutputFormat/names`` (WAV, AIFF,
+/// CAF, FLAC, M4A, MP3, AAC, Ogg Vorbis, Opus, WebM), forwards or reversed, with effects: the
+/// one operation that writes a file from another.
 ///
 /// ```swift
 /// let result = try await AudioConverter.convert(
@@ -49,13 +50,17 @@ public enum AudioConverter {
         // Fail on an unusable output or format before spending time decoding.
         let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
         let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input],
-                                         requiresSeekableFile: outputFormat.container.requiresSeekableFile)
+                                         requiresSeekableFile: outputFormat.file.requiresSeekableFile)
         let temporaryFolder = AudioInput.isSeekableFile(input) ? destination.temporaryFolder : FileManager.default.temporaryDirectory
         destination.discard()
         let reporter = ProgressReporter(progress)
-        let recipe = ChainRecipe(range: options.range, sampleFormat: options.sampleFormat, sampleRate: options.sampleRate,
+        var recipe = ChainRecipe(range: options.range, sampleFormat: options.sampleFormat, sampleRate: options.sampleRate,
                                  channels: options.channels, effects: options.effects, reversed: options.reverse,
                                  blockFrames: options.blockFrames)
+        // A codec of few rates (Opus) takes the nearest, as the ffmpeg CLI resamples for it (the
+        // codecs a format chooses by the input's kind, M4A's, all take any rate).
+        let codec = outputFormat.resolvedCodec(inputIsLossless: true)
+        if codec.resamplesTo != nil { recipe.writtenRate = { codec.rate(for: $0) } }
         let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation)
         let predicted = chain.source.length
         options.opened?(chain.file.info)

@@ -41,6 +41,8 @@ public struct Composition: Sendable {
     public var sampleFormat: SampleFormat?
     /// Told the fraction written as the work goes on (from the working thread); 1 at the end.
     public var progress: ProgressHandler?
+    /// Effects on the whole output, in order (a fade-in at its start); each piece may have its own.
+    public var effects: [any AudioEffect] = []
 
     /// The longest silence one piece may hold: 24 hours. Longer is surely a mistake (a
     /// frame count taken for seconds), and would fill a disk before anyone noticed.
@@ -90,7 +92,7 @@ public struct Composition: Sendable {
     ///   - cancellation: stops the work (and removes the partial output) when set.
     public func write(to output: URL, cancellation: CancellationFlag) throws -> Result {
         let files = pieces.compactMap { piece -> URL? in
-            if case .file(let url, _, _) = piece { return url }
+            if case .file(let url, _, _, _) = piece { return url }
             return nil
         }
         guard let first = files.first else {
@@ -100,7 +102,8 @@ public struct Composition: Sendable {
         let reference = try AudioFileSource(url: first, cancellation: cancellation)
         let sameExtension = output.pathExtension.lowercased() == first.pathExtension.lowercased()
         let chosen = try outputFormat ?? OutputFormat.same(as: reference, for: output, sameExtension: sameExtension)
-        let lossyOutput = !(chosen.codec?.isLossless ?? !reference.traits.isLossy)
+        let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
+        let lossyOutput = !outputCodec.isLossless
         var notCopied: String?
         if lossyOutput && reference.traits.isLossy {
             switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
@@ -116,16 +119,18 @@ public struct Composition: Sendable {
         // Every file once, in piece order (the first is already open), for the widest sample format.
         var sourceOfPiece: [Int: AudioFileSource] = [:]
         for (index, piece) in pieces.enumerated() {
-            guard case .file(let url, let range, _) = piece else { continue }
+            guard case .file(let url, let range, _, _) = piece else { continue }
             sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty
                 ? reference : try AudioFileSource(url: url, cancellation: cancellation,
                                                   resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true)
         }
         let opened = pieces.indices.compactMap { sourceOfPiece[$0] }
-        let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
-        let format = reference.format.with(sampleFormat: sampleFormat ?? Self.widest(
+        let widest = reference.format.with(sampleFormat: sampleFormat ?? Self.widest(
             lossless: opened.filter { !$0.traits.isLossy }.map(\.format.sampleFormat),
             lossy: opened.filter(\.traits.isLossy).map(\.format.sampleFormat), storedBy: outputCodec))
+        // A codec of few rates (Opus) takes the nearest: every piece is resampled to it.
+        let format = PCMFormat(sampleFormat: widest.sampleFormat, sampleRate: outputCodec.rate(for: widest.sampleRate),
+                               channelCount: widest.channelCount, channelLayoutName: widest.channelLayoutName)
         var sources: [any PCMSource] = []
         // Reversed pieces are read in order through a temporary file beside nothing: one thread each.
         let scheduler = Scheduler(threads: 1, cancellation: cancellation)
@@ -137,25 +142,29 @@ public struct Composition: Sendable {
             case .silence(let length):
                 sources.append(SilenceSource(frames: length.frame(atRate: format.sampleRate), format: format))
                 paths.append("silence")
-            case .file(_, let range, let reversed):
+            case .file(_, let range, let reversed, let effects):
                 guard let file = sourceOfPiece[index] else { continue }
-                let (source, changes) = try self.source(file, range: range, reversed: reversed, matching: format, scheduler: scheduler)
+                let (source, changes) = try self.source(file, range: range, reversed: reversed, effects: effects, matching: format,
+                                                        reference: reference.format.sampleRate, scheduler: scheduler)
                 sources.append(source)
                 var path: String
                 switch (file.traits.isLossy, lossyOutput) {
                 case (true, true):
                     path = "re-encoded: generation loss"
                     reencoded.append(file.traits.name)
-                case (false, true): path = "encoded (\(outputCodec.rawValue) is lossy)"
+                case (false, true): path = "encoded (\(outputCodec.name) is lossy)"
                 case (true, false): path = "decoded (a lossy \(file.traits.name) input, stored losslessly)"
                 case (false, false): path = changes.isEmpty ? "copied (samples as they are)" : "converted"
                 }
                 if !changes.isEmpty { path += (path == "converted" ? " (" : "; converted (") + changes.joined(separator: ", ") + ")" }
                 if file.traits.isLossy { lossyInputs.insert(file.name) }
-                paths.append(path + (reversed ? ", reversed" : ""))
+                paths.append(path + (reversed ? ", reversed" : "") + effects.map { ", \($0)" }.joined())
             }
         }
-        let whole = try sources[0].followed(by: Array(sources.dropFirst()))
+        var whole: any PCMSource = try sources[0].followed(by: Array(sources.dropFirst()))
+        for effect in effects {
+            whole = try effect.applied(to: whole, mirrored: false)
+        }
         try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
         let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
@@ -170,19 +179,19 @@ public struct Composition: Sendable {
         if lossyOutput, AudioInput.isSeekableFile(output), let measured = try? AudioInfo.read(from: output).frames, measured != frames {
             decoded = measured
             unstated = "it decodes to \(measured) frames, \(abs(measured - frames)) \(measured > frames ? "more" : "fewer") than the "
-                + "\(frames) written" + (chosen.container == .aac ? "; write .m4a to keep exactly \(frames)" : "")
+                + "\(frames) written" + (chosen.file.cutsInexactly != nil ? "; write .m4a to keep exactly \(frames)" : "")
         }
         if !reencoded.isEmpty {
             let reason = [notCopied, unstated].compactMap { $0 }.joined(separator: ": ")
-            warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec.rawValue,
+            warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec,
                                                            reason: reason.isEmpty ? nil : reason),
                                                 subject: lossyInputs.sorted().joined(separator: ", ")))
         } else if let unstated {
-            let limit = chosen.container == .aac ? Self.adtsLimit : "the encoder's priming and padding are not stated exactly"
+            let limit = chosen.file.cutsInexactly ?? "the encoder's priming and padding are not stated exactly"
             warnings.append(ReverseAudioWarning(.framesNotStated(writtenFrames: frames, decodedFrames: decoded, reason: "\(limit): \(unstated)"),
                                                 subject: output.displayPath))
         }
-        let written = (try? OutputFormat(container: chosen.container, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
+        let written = (try? OutputFormat(name: chosen.name, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
         return Result(output: output, format: format, outputFormat: written, frames: decoded, paths: paths, warnings: warnings)
     }
 
@@ -204,7 +213,8 @@ public struct Composition: Sendable {
     /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` past what the container holds;
     ///   ``ReverseAudioError/cannotCreateOutput(path:reason:)`` when the space is not there.
     private func checkSpace(for sources: [any PCMSource], format: PCMFormat, outputFormat: OutputFormat, output: URL) throws {
-        guard outputFormat.codec == .pcm || (outputFormat.codec == nil && [.wav, .aiff].contains(outputFormat.container)) else { return }
+        // Only PCM's size follows from its length.
+        guard outputFormat.resolvedCodec(inputIsLossless: true).name == "pcm" else { return }
         var frames: Int64 = 0
         for source in sources {
             guard let known = source.length.frames, known > 0 else { continue }
@@ -212,7 +222,7 @@ public struct Composition: Sendable {
         }
         let (bytes, overflow) = frames.multipliedReportingOverflow(by: Int64(max(format.bytesPerFrame, 1)))
         let predicted = overflow ? Int64.max : bytes
-        if outputFormat.container == .aiff && predicted > Int64(UInt32.max) - (1 << 16) {
+        if let most = outputFormat.file.maximumDataBytes, predicted > most {
             throw ReverseAudioError.invalidRange(
                 reason: "an AIFF file holds at most 4 GiB of samples (its sizes are 32-bit) and this one would take "
                     + "\(Composition.bytes(predicted)); write .wav (RF64) or .caf instead")
@@ -244,10 +254,10 @@ public struct Composition: Sendable {
     /// or f64 samples are among them, which f32 would round). Into FLAC or ALAC, which hold
     /// integers of at most 24 bits, the float samples of lossy decodes are stored as 24-bit
     /// when no lossless file needs more.
-    static func widest(lossless: [SampleFormat], lossy: [SampleFormat], storedBy codec: OutputFormat.Codec) -> SampleFormat {
+    static func widest(lossless: [SampleFormat], lossy: [SampleFormat], storedBy codec: CodecFormat) -> SampleFormat {
         let all = lossless + lossy
         let best = widest(all)
-        guard codec == .flac || codec == .alac, best.isFloat || best == .s32 else { return best }
+        guard let stores = codec.stores, stores[best] == nil else { return best }
         let needed = widest(lossless)
         return needed.isFloat || needed == .s32 ? best : .s24
     }
@@ -264,18 +274,20 @@ public struct Composition: Sendable {
     /// `file`'s `range` in the composition's `format`, forwards or reversed, and what changed on
     /// the way ("sample format s16 → s24 (exact)", "resampled 48000 → 44100 Hz", "2 channels
     /// mixed to 1").
-    private func source(_ file: AudioFileSource, range: TimeRange?, reversed: Bool, matching format: PCMFormat,
-                        scheduler: Scheduler) throws -> (any PCMSource, [String]) {
+    /// - Parameter reference: the first file's rate, which the others must have unless
+    ///   ``convertsFormats`` (the output's may differ: a codec of few rates takes the nearest).
+    private func source(_ file: AudioFileSource, range: TimeRange?, reversed: Bool, effects: [any AudioEffect], matching format: PCMFormat,
+                        reference: Int, scheduler: Scheduler) throws -> (any PCMSource, [String]) {
         let own = file.format
         let sameRate = own.sampleRate == format.sampleRate
         let sameChannels = own.channelCount == format.channelCount
-        if !convertsFormats && !(sameRate && sameChannels) {
+        if !convertsFormats && !(own.sampleRate == reference && sameChannels) {
             throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
-                                                   expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
+                                                   expectedSampleRate: reference, expectedChannels: format.channelCount)
         }
         let mixes = !sameChannels && format.channelCount == 1
         let recipe = ChainRecipe(range: range, sampleFormat: format.sampleFormat, sampleRate: sameRate ? nil : format.sampleRate,
-                                 channels: mixes ? .mix : .all, reversed: reversed)
+                                 channels: mixes ? .mix : .all, effects: effects, reversed: reversed)
         let source = try AudioChain(file: file, recipe: recipe).reader(scheduler: scheduler)
         guard source.format.channelCount == format.channelCount else {
             throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
@@ -293,8 +305,6 @@ public struct Composition: Sendable {
         return (source, changes)
     }
 
-    /// Why an ADTS output is never exact.
-    static let adtsLimit = "an ADTS .aac file cannot state where a cut starts and ends (the encoder's priming and padding)"
 
     /// What became of the attempt to copy a lossy input's packets.
     private enum PacketCopy {
@@ -311,19 +321,21 @@ public struct Composition: Sendable {
         let codec = reference.traits.name
         let sameCodec = reference.outputCodec != nil && reference.outputCodec == format.codec
         if reencodes { return .notCopied("--reencode asks for it") }
-        if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec?.rawValue ?? "another codec")") }
+        if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec ?? "another codec")") }
         let fileCount = pieces.filter { if case .file = $0 { return true } else { return false } }.count
         if fileCount > 1 {
             return .notCopied("a join is encoded once: an MP3's LAME tag and an MP4's edit state one cut, not the seams between pieces")
         }
         if pieces.count > 1 { return .notCopied("silence beside a copied cut cannot be stated without encoding it") }
-        guard case .file(let url, let range, let reversed) = pieces[0] else { return .notCopied("nothing to copy") }
+        guard case .file(let url, let range, let reversed, let effects) = pieces[0] else { return .notCopied("nothing to copy") }
+        if !effects.isEmpty || !self.effects.isEmpty { return .notCopied("effects change the samples") }
         if reversed { return .notCopied("a reversed piece is new audio") }
         let path = url.displayPath
         let rate = reference.format.sampleRate
         let pcm = reference.format
-        switch format.container {
-        case .mp3:
+        if let inexact = format.file.cutsInexactly { return .notCopied(inexact) }
+        switch format.file.copiedCut {
+        case .mp3Frames?:
             guard reference.traits.cutMethod == .mp3Frames, AudioInput.isSeekableFile(url) else {
                 return .notCopied("only a seekable MP3 file's frames can be copied")
             }
@@ -347,7 +359,7 @@ public struct Composition: Sendable {
                 return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames, paths: [path],
                                       warnings: []))
             }
-        case .m4a:
+        case .mp4EditList?:
             guard EditListCut.canCut(reference.openedInput) else {
                 return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
             }
@@ -367,10 +379,8 @@ public struct Composition: Sendable {
             return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
                                   paths: ["copied (\(written.packets) AAC packets byte for byte; the MP4 edit list states the cut)"],
                                   warnings: []))
-        case .aac:
-            return .notCopied(Self.adtsLimit)
-        default:
-            return .notCopied("the \(format.container.rawValue) container cannot hold \(codec) packets")
+        case nil:
+            return .notCopied("the \(format.name) container cannot hold \(codec) packets")
         }
     }
 

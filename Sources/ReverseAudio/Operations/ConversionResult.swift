@@ -15,7 +15,7 @@ public struct ConversionResult: Sendable {
     /// The container and codec written.
     public let outputFormat: OutputFormat
     /// The codec written (for `.m4a`, the automatic choice resolved).
-    public let codec: OutputFormat.Codec
+    public let codec: String
     /// The sample format the file holds (8-bit into FLAC is 16-bit); nil for a lossy codec.
     public let storedSampleFormat: SampleFormat?
     /// Frames written.
@@ -46,7 +46,7 @@ public struct ConversionResult: Sendable {
     public let temporaryBytes: Int64
 
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
-         codec: OutputFormat.Codec, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
+         codec: String, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
          warnings: [ReverseAudioWarning], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
          temporaryBytes: Int64, predictionFailure: String?, decodeThreads: Int = 1, singleThreadReason: String? = nil) {
         self.input = input

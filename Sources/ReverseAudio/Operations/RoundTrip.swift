@@ -29,9 +29,9 @@ public enum RoundTrip {
     ///   - name: the NAME to use instead of the input's file name without extension.
     ///   - container: the output format, whose extension the names take.
     public static func outputNames(for input: URL, name: String? = nil,
-                                   container: OutputFormat.Container = .wav) -> (reversed: String, reversedReversed: String) {
+                                   format: OutputFormat = .wav) -> (reversed: String, reversedReversed: String) {
         let base = name ?? input.deletingPathExtension().lastPathComponent
-        let ext = container.rawValue
+        let ext = format.fileExtension
         return ("\(base)-REVERSED.\(ext)", "\(base)-REVERSED-REVERSED.\(ext)")
     }
 
@@ -53,7 +53,7 @@ public enum RoundTrip {
     /// The blocking form of ``run(_:into:name:options:progress:)``.
     public static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
                            cancellation: CancellationFlag, progress: ProgressHandler?) throws -> Report {
-        let names = outputNames(for: input, name: name, container: options.outputFormat?.container ?? .wav)
+        let names = outputNames(for: input, name: name, format: options.outputFormat ?? .wav)
         // As the CLI's -o does: the folder is made when missing.
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The audio files ReverseAudio picks out of folders: by default the seed app's nine extensions.
+/// The audio files ReverseAudio picks out of folders: by default the seed app's nine extensions
+/// and Ogg's, Opus's and WebM's.
 ///
 /// A walk reads names as the file system stores them (any bytes; a name that is not UTF-8 is
 /// reached through an alias and shown escaped), visits each real folder and
@@ -14,8 +15,8 @@ import Darwin
 /// output folder), and passes over FIFOs, devices and sockets, which are no audio files and
 /// could block a read forever: every file passed over is listed with its reason.
 public enum SupportedAudioFiles {
-    /// The extensions the original app listed, in its order.
-    public static let extensions: [String] = ["aac", "m4a", "aiff", "aif", "wav", "mp3", "caf", "m4r", "flac"]
+    /// The extensions the original app listed, in its order, then Ogg's, Opus's and WebM's.
+    public static let extensions: [String] = ["aac", "m4a", "aiff", "aif", "wav", "mp3", "caf", "m4r", "flac", "ogg", "oga", "opus", "webm"]
 
     /// True when `url`'s extension is one of ``extensions`` (case-insensitive).
     public static func isSupported(_ url: URL) -> Bool {

@@ -9,8 +9,12 @@ package struct ChainRecipe {
     package var range: TimeRange?
     /// The sample format delivered; nil keeps the file's own.
     package var sampleFormat: SampleFormat?
-    /// The rate delivered (swresample, as `ffmpeg -ar`); nil keeps the file's.
+    /// The rate delivered (swresample, as `ffmpeg -ar`); nil keeps the file's, or asks
+    /// ``writtenRate`` for it.
     package var sampleRate: Int?
+    /// The rate an output takes for a file of a rate (a codec of few rates, such as Opus,
+    /// takes the nearest it has), when no ``sampleRate`` is asked for.
+    package var writtenRate: (@Sendable (Int) -> Int)?
     /// The channels kept.
     package var channels: ChannelSelection
     /// Effects on what is heard, in order.
@@ -70,10 +74,14 @@ package final class AudioChain {
     /// Builds the chain `recipe` asks for over `file`, which nothing has read yet.
     package init(file: AudioFileSource, recipe: ChainRecipe) throws {
         self.file = file
-        self.recipe = recipe
         let name = file.name
         let range = try recipe.range.map { try $0.frames(atRate: file.format.sampleRate, path: name) }
         self.range = range
+        var recipe = recipe
+        if recipe.sampleRate == nil, let writtenRate = recipe.writtenRate, writtenRate(file.format.sampleRate) != file.format.sampleRate {
+            recipe.sampleRate = writtenRate(file.format.sampleRate)
+        }
+        self.recipe = recipe
         let mixes = recipe.channels == .mix
         let converts = recipe.sampleFormat.map { $0 != file.format.sampleFormat } ?? false
         let resamples = recipe.sampleRate.map { $0 != file.format.sampleRate } ?? false
@@ -134,7 +142,10 @@ package final class AudioChain {
         let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
                                     name: file.name)
         guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
-        var reversal: any PCMSource = ReversedSource(input, scheduler: scheduler)
+        let stored = ReversedSource(input, scheduler: scheduler)
+        // Stored now: its length, which a fade-out needs, is known once the input is read.
+        try stored.seek(to: 0, endingAt: nil)
+        var reversal: any PCMSource = stored
         for effect in effectsAfterReversal {
             reversal = try Self.naming(file.name) { try effect.applied(to: reversal, mirrored: false) }
         }

@@ -148,7 +148,7 @@ public final class AudioFileSource: PCMSource {
     package var writerInput: AudioFileWriter.Input { input.writerInput }
 
     /// The file's own codec, as an output codec, when it is one we write.
-    package var outputCodec: OutputFormat.Codec? { input.outputCodec }
+    package var outputCodec: String? { input.outputCodec }
 
     /// The codec's traits in the file's container.
     package var traits: CodecTraits { input.traits }
@@ -290,6 +290,9 @@ public final class AudioFileSource: PCMSource {
         case .converges: return "\(input.traits.name)'s decode restarted after a seek is not bit-exact"
         }
         if conversion.sampleRate != nil { return "the sample rate is converted (a resampler's output depends on everything before it)" }
+        if !input.parameters.timestampsResolveSamples {
+            return "its timestamps do not name samples: every seek decodes from the start"
+        }
         if damagedAtStart { return "the stream is damaged at its start" }
         guard decodedLength == nil, let resolution, resolution.length.frames != nil,
               !input.traits.needsPacketIndex || resolution.index != nil else {

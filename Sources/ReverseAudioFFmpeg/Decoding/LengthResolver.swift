@@ -71,8 +71,12 @@ enum LengthResolver {
                     return resolution
                 }
             }
-            if traits.isLossy && parameters.codecFrameSize == 0 && !parameters.timestampsResolveSamples {
-                return Resolution(length: .unknown, unknownReason: "its packets vary in length and the container's timestamps are coarser than a sample", index: nil)
+            if traits.isLossy && !parameters.timestampsResolveSamples {
+                // Neither the packets nor their timestamps tell what the decoder gives (Vorbis;
+                // Opus and Vorbis in Matroska): counted by decoding, once.
+                let counted = try moved ? AudioInput(url: url, isCancelled: isCancelled) : input
+                let frames = try decodedLength(counted, isCancelled: isCancelled)
+                return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
             }
             // Counted on an open of its own when a check above moved this one (rare: a header
             // that understates, an MP4 whose index outlives its data).

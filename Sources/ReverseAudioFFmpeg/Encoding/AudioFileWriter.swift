@@ -2,9 +2,9 @@ import FFmpeg
 import Foundation
 import ReverseAudioCore
 
-/// Writes interleaved PCM of any sample format to a WAV, AIFF, CAF, FLAC, M4A (ALAC or AAC),
-/// MP3 or ADTS AAC file, through libavcodec's encoders and libavformat's muxers: the library's
-/// file `PCMSink`.
+/// Writes interleaved PCM of any sample format to a file of any ``FileFormat`` (WAV, AIFF, CAF,
+/// FLAC, M4A, MP3, ADTS AAC, Ogg Vorbis, Opus, WebM), through libavcodec's encoders and
+/// libavformat's muxers: the library's file `PCMSink`.
 ///
 /// The file is written under a temporary name beside `url` and published by ``finish()``;
 /// ``cancel()`` (or releasing an unfinished writer) removes it, so no partial file is ever left
@@ -24,8 +24,8 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     public let format: PCMFormat
     /// The container and codec written.
     public let outputFormat: OutputFormat
-    /// The codec actually used (for `.m4a` the automatic choice resolved).
-    public let codec: OutputFormat.Codec
+    /// The codec actually used (for `.m4a` the automatic choice resolved): "pcm", "aac"…
+    public let codec: String
     /// Frames handed over so far.
     public private(set) var framesWritten: Int64 = 0
     /// What the writer changes on the way into the file ("sample format u8 → s16: FLAC has no 8-bit samples").
@@ -37,7 +37,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     /// What the writer takes from the input it converts, when there is one.
     package struct Input {
         /// The input's codec, in output terms (nil for one we do not write).
-        let codec: OutputFormat.Codec?
+        let codec: String?
         let isLossless: Bool
         let bitRate: Int?
         /// Tags to copy into the output (title, artist…).
@@ -78,16 +78,16 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
         self.outputFormat = outputFormat
         let path = url.displayPath
         plan = try EncoderPlan(format: format, outputFormat: outputFormat, source: input, path: path)
-        codec = plan.codec
+        codec = plan.codec.name
         conversions = plan.conversions
         storedSampleFormat = plan.storedSampleFormat
         layout = ChannelLayout(named: format.channelLayoutName, channelCount: format.channelCount)
         tags = input?.tags ?? []
         output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs,
-                                requiresSeekableFile: outputFormat.container.requiresSeekableFile)
+                                requiresSeekableFile: outputFormat.file.requiresSeekableFile)
         packet = try mappingFFmpegErrors(path: path) { try Packet() }
         do {
-            muxer = try Muxer(path: output.temporaryURL.path, formatName: EncoderChoice.muxer(for: outputFormat.container))
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer)
         } catch {
             output.discard()
             throw ReverseAudioError.cannotCreateOutput(path: path, reason: error.message)
@@ -110,20 +110,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
             let encoding = try EncodingStream(muxer: muxer, settings: settings, inputType: format.sampleFormat.sampleType,
                                               path: url.displayPath)
             stream = plan.passesThrough ? nil : encoding
-            var options: [String: String] = [:]
-            switch outputFormat.container {
-            case .wav:
-                // A plain RIFF header whenever the data surely fits in 4 GiB; RF64 when it may not.
-                let limit: Int64 = 0xFFFF_FFFF - (1 << 20)
-                let mayOutgrowRIFF = expectedFrames.map { $0 * Int64(plan.storedBytesPerSample * format.channelCount) > limit } ?? true
-                if mayOutgrowRIFF { options["rf64"] = "auto" }
-            case .m4a:
-                // The edit list states the audio's exact end (the encoder's padding excluded) in
-                // samples, not rounded to a millisecond: players that honour it stop exactly there.
-                options["movie_timescale"] = String(format.sampleRate)
-            default:
-                break
-            }
+            let options = outputFormat.file.muxerOptions(format, plan.storedBytesPerSample * format.channelCount, expectedFrames)
             muxer.setMetadata(tags)
             try muxer.writeHeader(options: options)
         } catch {
@@ -133,7 +120,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     }
 
     /// True when blocks can be written at any frame position (PCM into a seekable file).
-    private var supportsPlacement: Bool { codec == .pcm && output.isSeekable }
+    private var supportsPlacement: Bool { plan.storedBytesPerSample > 0 && output.isSeekable }
 
     /// This writer, when it takes frames at any position.
     package var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
@@ -158,7 +145,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     public func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
         guard frames > 0, let base = bytes.baseAddress else { return }
         guard frame == endFrame || supportsPlacement else {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(codec.rawValue) is written in order only")
+            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(codec) is written in order only")
         }
         do {
             if supportsPlacement {
@@ -196,7 +183,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     public func discardWrites(expectingFrames frames: Int64) throws {
         try? muxer.close()
         do {
-            muxer = try Muxer(path: output.temporaryURL.path, formatName: EncoderChoice.muxer(for: outputFormat.container))
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer)
         } catch {
             throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
         }
@@ -238,14 +225,16 @@ extension AudioInput {
                               bitRate: parameters.bitRate ?? demuxer.bitRate, tags: tags)
     }
 
-    /// The input's codec as an output codec, when it is one we write.
-    package var outputCodec: OutputFormat.Codec? {
+    /// The input's codec by the name an output format gives it, when it is one we write.
+    package var outputCodec: String? {
         switch traits.family {
-        case .pcm: return .pcm
-        case .flac: return .flac
-        case .alac: return .alac
-        case .aac: return .aac
-        case .mp3: return .mp3
+        case .pcm: return "pcm"
+        case .flac: return "flac"
+        case .alac: return "alac"
+        case .aac: return "aac"
+        case .mp3: return "mp3"
+        case .opus: return "opus"
+        case .vorbis: return "vorbis"
         default: return nil
         }
     }
