@@ -3,10 +3,13 @@ import PackageDescription
 
 // The targets follow the pipeline, each importing only those before it:
 //   CFFmpeg, CALSA (C bridges) → FFmpeg, ALSA (one owner per C object, package access)
-//   → ReverseAudioCore (the model and the PCMSource/PCMSink contracts, decorators, transfer; no FFmpeg)
-//   → ReverseAudioFFmpeg (the contracts implemented over FFmpeg: file decoding, encoding, cuts)
-//   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (operations; re-exports the rest)
-//   → ReverseAudioCommandLine (the text the tool reads: plans, event scripts; pure, fuzzed)
+//   → ReverseAudioCore (the model, the PCMSource contract, the decorators and effects, the
+//     scheduler that owns the threads; no FFmpeg)
+//   → ReverseAudioFFmpeg (the contract over FFmpeg: the file decoder, the one chain builder,
+//     output formats one file each, the writer, cuts)
+//   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (the operations; re-exports the rest)
+//   → ReverseAudioCommandLine (the text the tool reads: plans, event scripts; pure, over Core
+//     alone, fuzzed), ReverseAudioBatch (folders, shares, resumable state, manifests)
 //   → reverse-audio (the command-line tool).
 let package = Package(
     name: "ReverseAudio",
@@ -66,13 +69,17 @@ let package = Package(
             "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
         ]),
         // The text the command-line tool reads besides its flags: composition plans and playback
-        // event scripts. Pure parsing (no files, no FFmpeg calls), so that the fuzzer can run it.
-        .target(name: "ReverseAudioCommandLine", dependencies: ["ReverseAudio"]),
+        // event scripts. Pure parsing over the model alone (no files, no FFmpeg), so that the
+        // fuzzer can run it.
+        .target(name: "ReverseAudioCommandLine", dependencies: ["ReverseAudioCore"]),
+        // Batches: walking folders, shares of a job array (Slurm, Kubernetes, AWS Batch), the
+        // state that lets a rerun skip what is done, manifests. The tool's alone.
+        .target(name: "ReverseAudioBatch", dependencies: ["ReverseAudioCore"]),
         // The command-line tool: parses, calls the library, prints.
         .executableTarget(
             name: "reverse-audio",
             dependencies: [
-                "ReverseAudio", "ReverseAudioCommandLine",
+                "ReverseAudio", "ReverseAudioCommandLine", "ReverseAudioBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,9 +87,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "TestSupport"]),
         .testTarget(name: "ReverseAudioTests", dependencies: [
-            "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "TestSupport",
+            "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
+            "ReverseAudioBatch", "TestSupport",
         ]),
-        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "ReverseAudioCommandLine", "TestSupport"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "ReverseAudioCommandLine", "ReverseAudioBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import ReverseAudio
+import ReverseAudioCore
 
 /// The plan file of `compose`: one piece per line, `FILE [START] [END] [reverse] [EFFECT…]` or
 /// `silence DURATION`, where an effect is `gain=DB`, `fade-in=T`, `fade-out=T` or
@@ -20,10 +20,10 @@ public enum PlanParser {
     ///   - text: the plan.
     ///   - folder: the folder relative file names are in.
     ///   - name: the plan's name, for messages.
-    ///   - silenceLimit: the longest silence, in seconds (``Composition/maximumSilenceSeconds``).
+    ///   - silenceLimit: the longest silence, in seconds (``CompositionPiece/maximumSilenceSeconds``).
     /// - Throws: ``CommandLineError`` naming the line of a bad piece.
     public static func parse(_ text: String, relativeTo folder: URL, name: String,
-                             silenceLimit: Double = Composition.maximumSilenceSeconds) throws -> [CompositionPiece] {
+                             silenceLimit: Double = CompositionPiece.maximumSilenceSeconds) throws -> [CompositionPiece] {
         var pieces: [CompositionPiece] = []
         // Split on the scalar: "\r\n" is a single Character, which a split on "\n" would miss.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Substring.init)

@@ -1,5 +1,5 @@
 import Foundation
-import ReverseAudio
+import ReverseAudioCore
 
 /// A scripted playback (`--events`): `AT:ACTION;…`, where AT is a time on the output timeline
 /// (frames rendered so far) and ACTION is `reverse`, `forward`, `toggle`, `seek=TIME`,
@@ -7,10 +7,10 @@ import ReverseAudio
 /// form, read strictly and within its limits; a control character anywhere is an error.
 public enum PlaybackScript {
     /// The actions, in the order the help lists them.
-    public static let actions = ["reverse", "forward", "toggle", "seek", "loop", "noloop", "pause", "play", "stop"]
+    package static let actions = ["reverse", "forward", "toggle", "seek", "loop", "noloop", "pause", "play", "stop"]
     /// The actions as they are written, for help and messages: "reverse, forward, …, seek=TIME,
     /// loop=TIME-TIME, … or stop".
-    public static let actionForms: String = {
+    package static let actionForms: String = {
         let forms = actions.map { $0 == "seek" ? "seek=TIME" : ($0 == "loop" ? "loop=TIME-TIME" : $0) }
         return forms.dropLast().joined(separator: ", ") + " or " + (forms.last ?? "")
     }()

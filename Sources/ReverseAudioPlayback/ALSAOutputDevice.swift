@@ -10,13 +10,13 @@ import ReverseAudioCore
 /// ALSA converts rate and format where the hardware needs it. The buffer holds about
 /// ``latency`` seconds in four periods (10 ms each by default), so a command is heard within
 /// about 50 ms; an underrun is recovered (`snd_pcm_recover`) and counted.
-public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
+package final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     // @unchecked: `pcm` is used only by the thread that plays (the protocol's contract);
     // `underruns` is read from any thread, under `lock`.
     /// The ALSA PCM name.
-    public let name: String
+    package let name: String
     /// The buffering asked for, in seconds.
-    public let latency: Double
+    package let latency: Double
     private var pcm: PlaybackPCM?
     private let lock = NSLock()
     private var underruns = 0
@@ -26,27 +26,27 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     /// - Parameters:
     ///   - name: an ALSA PCM name; `default` by default.
     ///   - latency: seconds the device buffers (four periods).
-    public init(name: String = "default", latency: Double = 0.04) {
+    package init(name: String = "default", latency: Double = 0.04) {
         self.name = name
         self.latency = latency
     }
 
     /// The frames the device was opened for (16-bit stereo at 44.1 kHz until it is).
-    public var format: PCMFormat {
+    package var format: PCMFormat {
         lock.lock()
         defer { lock.unlock() }
         return openedFormat ?? PCMFormat(sampleFormat: .s16, sampleRate: 44100, channelCount: 2)
     }
 
     /// Frames per period (0 until opened).
-    public var periodFrames: Int { pcm?.periodFrames ?? 0 }
+    package var periodFrames: Int { pcm?.periodFrames ?? 0 }
 
     /// Frames the device buffers (0 until opened).
-    public var bufferFrames: Int { pcm?.bufferFrames ?? 0 }
+    package var bufferFrames: Int { pcm?.bufferFrames ?? 0 }
 
     /// Opens the PCM for `format`.
     /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)`.
-    public func open(format: PCMFormat) throws {
+    package func open(format: PCMFormat) throws {
         close()
         let encoding: PCMSampleEncoding
         switch format.sampleFormat {
@@ -69,7 +69,7 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     }
 
     /// Plays `frameCount` frames, blocking until ALSA has taken them.
-    public func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws {
+    package func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws {
         guard let pcm, let base = samples.baseAddress, frameCount > 0 else { return }
         defer {
             lock.lock()
@@ -84,29 +84,29 @@ public final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     }
 
     /// Pauses the PCM.
-    public func pause() throws {
+    package func pause() throws {
         do { try pcm?.pause() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
     }
 
     /// Resumes the PCM.
-    public func resume() throws {
+    package func resume() throws {
         do { try pcm?.resume() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
     }
 
     /// Waits until the buffered frames have been played.
-    public func drain() throws {
+    package func drain() throws {
         do { try pcm?.drain() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
     }
 
     /// Drops what is buffered and closes the PCM.
-    public func close() {
+    package func close() {
         pcm?.drop()
         pcm?.close()
         pcm = nil
     }
 
     /// Underruns recovered so far.
-    public var underrunCount: Int {
+    package var underrunCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return underruns

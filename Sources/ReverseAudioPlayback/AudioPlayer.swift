@@ -10,8 +10,8 @@ import ReverseAudioCore
 /// decoded, so neither a toggle nor a short scrub waits for the disk. A command sent with
 /// ``send(_:)`` takes effect at the first frame of the next render call: it is heard after
 /// what the device already holds (its buffer, about 40 ms for ALSA). What the device receives
-/// is exactly what ``PlaybackRenderer/render(toFile:maximumFrames:overwrite:cancellation:)`` would write
-/// for the same commands at the same output frames.
+/// is exactly what `reverse-audio play --to-file` writes for the same commands at the same
+/// output frames.
 ///
 /// ```swift
 /// let player = AudioPlayer(renderer: try PlaybackRenderer(url: song, direction: .reverse),
@@ -21,9 +21,9 @@ import ReverseAudioCore
 /// ```
 public final class AudioPlayer: Sendable {
     /// The frames played.
-    public let format: PCMFormat
+    package let format: PCMFormat
     /// Frames in the file.
-    public let frameCount: Int64
+    package let frameCount: Int64
     /// Position updates (at least ten a second while playing), loop wraps, the end, errors.
     /// Ends when playback ends or ``stop()`` is called.
     public let events: AsyncStream<PlaybackEvent>
@@ -63,7 +63,7 @@ public final class AudioPlayer: Sendable {
     /// Opens the device and starts playing. Once: later calls (and calls after ``stop()``, or
     /// after the device failed to open) do nothing.
     /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` when the device cannot
-    ///   be opened for ``format``.
+    ///   be opened for the renderer's format.
     public func start() throws {
         guard control.markStarted(threads: 2) else { return }
         do {

@@ -101,7 +101,7 @@ final class ChunkCache: @unchecked Sendable {
     /// Chunk `index`, decoding it if it is not cached: a cached chunk is returned at once; a
     /// missing one waits for a decode in progress (which may be bringing it), then decodes the
     /// run the schedule says a miss decodes. Nil when the file ended before `index`.
-    func chunk(_ index: Int64, direction: PlaybackState.Direction) throws -> DecodedChunk? {
+    func chunk(_ index: Int64, direction: PlaybackDirection) throws -> DecodedChunk? {
         if let found = cached(index) { return found }
         decoding.lock()
         defer { decoding.unlock() }

@@ -8,7 +8,7 @@ import ReverseAudioCore
 /// the keys and the status line can be tried (`play --device null --realtime`).
 ///
 /// Pausing stops the clock: after ``resume()`` the pace is counted again from then.
-public final class PacedOutputDevice: AudioOutputDevice, @unchecked Sendable {
+package final class PacedOutputDevice: AudioOutputDevice, @unchecked Sendable {
     // @unchecked: the pacing state is used only by the thread that plays (the protocol's
     // contract); the wrapped device guards its own.
     private let device: any AudioOutputDevice
@@ -18,52 +18,52 @@ public final class PacedOutputDevice: AudioOutputDevice, @unchecked Sendable {
     private var sampleRate = 0
 
     /// Paces `device`.
-    public init(_ device: any AudioOutputDevice) {
+    package init(_ device: any AudioOutputDevice) {
         self.device = device
     }
 
     /// The paced device's name.
-    public var name: String { device.name }
+    package var name: String { device.name }
     /// The paced device's period.
-    public var periodFrames: Int { device.periodFrames }
+    package var periodFrames: Int { device.periodFrames }
     /// The paced device's buffer.
-    public var bufferFrames: Int { device.bufferFrames }
+    package var bufferFrames: Int { device.bufferFrames }
     /// The paced device's underruns.
-    public var underrunCount: Int { device.underrunCount }
+    package var underrunCount: Int { device.underrunCount }
 
     /// Opens the paced device and starts the clock.
-    public func open(format: PCMFormat) throws {
+    package func open(format: PCMFormat) throws {
         try device.open(format: format)
         sampleRate = format.sampleRate
         restartClock()
     }
 
     /// Forwards the frames, then waits until they are due (all but a buffer's worth played).
-    public func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws {
+    package func write(_ samples: UnsafeRawBufferPointer, frameCount: Int) throws {
         try device.write(samples, frameCount: frameCount)
         framesSinceStart += Int64(frameCount)
         wait(untilPlayed: max(0, framesSinceStart - Int64(max(device.bufferFrames, periodFrames))))
     }
 
     /// Pauses the paced device.
-    public func pause() throws {
+    package func pause() throws {
         try device.pause()
     }
 
     /// Resumes the paced device and counts the pace again from now.
-    public func resume() throws {
+    package func resume() throws {
         try device.resume()
         restartClock()
     }
 
     /// Waits until every frame written is due, as a sound card drains its buffer.
-    public func drain() throws {
+    package func drain() throws {
         wait(untilPlayed: framesSinceStart)
         try device.drain()
     }
 
     /// Closes the paced device.
-    public func close() {
+    package func close() {
         device.close()
     }
 

@@ -5,7 +5,7 @@ public enum PlaybackEvent: Sendable, Equatable {
     /// Where playback is: at least ten times a second while playing, and after each command.
     case position(PlaybackStatus)
     /// A loop wrapped around: once per device period in which it did (however short the loop,
-    /// ``PlaybackStatus/loopWraps`` counts every wrap).
+    /// the status counts every wrap).
     case loopWrapped(PlaybackStatus)
     /// Playback reached its end (or a stop command) and the device played the last frame.
     case endReached(PlaybackStatus)

@@ -15,21 +15,21 @@ import ReverseAudioFFmpeg
 /// var buffer = [Int16](repeating: 0, count: 1024 * renderer.format.channelCount)
 /// while try buffer.withUnsafeMutableBytes({ try renderer.render(into: $0, frameCount: 1024) }) > 0 { … }
 /// ```
-public final class PlaybackRenderer: PCMSource {
+public final class PlaybackRenderer {
     /// The samples rendered.
     public let format: PCMFormat
     /// The file's description (tags, codec, length), read once when opening it.
-    public var info: AudioInfo { cache.info }
+    package var info: AudioInfo { cache.info }
     /// Frames in the file.
     public var frameCount: Int64 { cache.frameCount }
     /// Where playback is.
-    public private(set) var state: PlaybackState
+    package private(set) var state: PlaybackState
     /// Frames rendered so far: the output timeline that scheduled commands are placed on.
-    public private(set) var framesRendered: Int64 = 0
+    package private(set) var framesRendered: Int64 = 0
     /// True once playback reached an end (without a loop) or was stopped.
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
     /// Times a loop wrapped around.
-    public private(set) var loopWraps = 0
+    package private(set) var loopWraps = 0
 
     /// The decoded chunks; shared with a player's decode-ahead thread.
     let cache: ChunkCache
@@ -46,7 +46,7 @@ public final class PlaybackRenderer: PCMSource {
     ///   - loop: a loop region, if any.
     ///   - effects: on what is heard, live: a fade-in over the first frames played, a fade-out
     ///     as playback nears the end it is heading for (whichever way it goes).
-    public init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackState.Direction = .forward,
+    public init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackDirection = .forward,
                 from: Int64? = nil, loop: Range<Int64>? = nil, effects: [any AudioEffect] = []) throws {
         cache = try ChunkCache(url: url, sampleFormat: sampleFormat)
         format = cache.format
@@ -80,22 +80,22 @@ public final class PlaybackRenderer: PCMSource {
     }
 
     /// Takes `command` just before output frame `frame` is rendered.
-    public func schedule(_ command: PlaybackCommand, atOutputFrame frame: Int64) {
+    package func schedule(_ command: PlaybackCommand, atOutputFrame frame: Int64) {
         scheduled.append((frame, command))
         scheduled.sort { $0.frame < $1.frame }
     }
 
     /// Problems met decoding the file that did not stop playback (a file shorter than it said).
-    public var warnings: [ReverseAudioWarning] { cache.warnings }
+    package var warnings: [ReverseAudioWarning] { cache.warnings }
 
     /// The file played.
-    public var name: String { cache.url.displayPath }
+    package var name: String { cache.url.displayPath }
 
     /// Frames rendered so far: the output timeline.
-    public var position: Int64 { framesRendered }
+    package var position: Int64 { framesRendered }
 
     /// Unknown: commands, loops and pauses decide where playback ends.
-    public var length: PCMLength { .unknown }
+    package var length: PCMLength { .unknown }
 
     private var outputBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 16)
 
@@ -104,7 +104,7 @@ public final class PlaybackRenderer: PCMSource {
     /// Renders the next frames (at most `maximumFrames`) as a `PCMSource` lends them. While
     /// paused, a command scheduled on the output timeline could never be reached: it is run
     /// then; paused with nothing scheduled to resume, nothing more will come (the end).
-    public func read(maximumFrames: Int) throws -> PCMChunk? {
+    package func read(maximumFrames: Int) throws -> PCMChunk? {
         let wanted = min(maximumFrames, 4096)
         if outputBuffer.count < wanted * format.bytesPerFrame {
             outputBuffer.deallocate()
@@ -126,14 +126,14 @@ public final class PlaybackRenderer: PCMSource {
     /// Playback's output is made as it goes: it stays where it is (send a
     /// ``PlaybackCommand/seek(toFrame:)`` to move the cursor); a seek elsewhere throws.
     @discardableResult
-    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+    package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         if frame == framesRendered { return SeekedTo(required: frame, reached: frame) }
         throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "playback's output is rendered as it goes; seek the cursor with a command")
     }
 
     /// Renders up to `frameCount` frames into `buffer` (interleaved, ``format``).
     /// - Returns: the frames rendered: fewer than asked only at the end, 0 once finished or while paused.
-    public func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
+    package func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
         let frameBytes = format.bytesPerFrame
         guard buffer.count >= frameCount * frameBytes else {
             throw ReverseAudioError.sampleBufferMismatch(reason: "a buffer of \(buffer.count) bytes cannot hold \(frameCount) frames of \(frameBytes) bytes")
@@ -213,7 +213,7 @@ public final class PlaybackRenderer: PCMSource {
     /// - Throws: `ReverseAudioError/endlessOutput(path:)` for a loop (set now, pending or
     ///   scheduled) that nothing ends: without `maximumFrames` it would fill the disk.
     @discardableResult
-    public func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,
+    package func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,
                        cancellation: CancellationFlag? = nil) throws -> Int64 {
         let loops = state.loop != nil || (pending + scheduled.map(\.command)).contains {
             if case .loop(let region) = $0 { return region != nil }
@@ -225,7 +225,8 @@ public final class PlaybackRenderer: PCMSource {
         }
         let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url), input: nil,
                                          overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
-        let output: any PCMSource = maximumFrames.map { range(0..<$0, name: name, requiringWholeRange: false) } ?? self
+        let rendered = RenderedOutput(self)
+        let output: any PCMSource = maximumFrames.map { rendered.range(0..<$0, name: name, requiringWholeRange: false) } ?? rendered
         let input = Scheduler.Input(source: output, splitting: .single(reason: "playback is rendered as it goes"), name: name)
         return try Scheduler(threads: 1, cancellation: cancellation).transfer(input, reversed: false, into: writer).frames
     }
@@ -281,4 +282,18 @@ public final class PlaybackRenderer: PCMSource {
         case .stop: isFinished = true
         }
     }
+}
+
+/// A renderer's output as a source, for the scheduler that writes it into a file.
+private final class RenderedOutput: PCMSource {
+    private let renderer: PlaybackRenderer
+
+    init(_ renderer: PlaybackRenderer) {
+        self.renderer = renderer
+    }
+
+    var format: PCMFormat { renderer.format }
+    var length: PCMLength { renderer.length }
+    func read(maximumFrames: Int) throws -> PCMChunk? { try renderer.read(maximumFrames: maximumFrames) }
+    func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo { try renderer.seek(to: frame, endingAt: end) }
 }

@@ -1,3 +1,5 @@
+import ReverseAudioCore
+
 /// What playback decodes next and what it keeps, decided from the playback state and which
 /// chunks are cached: the one place where these rules and their constants live. Pure: no
 /// decoding, no threads, no clock, so it is tested against a fake cache.
@@ -108,7 +110,7 @@ struct PlaybackSchedule: Sendable, Equatable {
     }
 
     /// The chunks to decode, in order, when chunk `index` is needed now and missing.
-    func runOnMiss(_ index: Int64, direction: PlaybackState.Direction, isCached: (Int64) -> Bool) -> ClosedRange<Int64> {
+    func runOnMiss(_ index: Int64, direction: PlaybackDirection, isCached: (Int64) -> Bool) -> ClosedRange<Int64> {
         guard direction == .reverse else { return index...index }
         let span = Int64(max(missSpan, 1))
         var first = index / span * span

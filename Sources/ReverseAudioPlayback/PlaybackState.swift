@@ -7,18 +7,11 @@ import ReverseAudioCore
 /// one past its far end wraps at once). Without a loop, playback ends at `N` forward and at 0
 /// backwards. Seeks clamp to `0…N`.
 public struct PlaybackState: Sendable, Equatable {
-    /// Which way playback goes.
-    public enum Direction: String, Sendable {
-        /// Frame `p`, then `p + 1`.
-        case forward
-        /// Frame `p − 1`, then `p − 2`.
-        case reverse
-    }
 
     /// The cursor, between frames: 0…``frameCount``.
     public private(set) var position: Int64
     /// Which way playback goes now.
-    public var direction: Direction
+    public var direction: PlaybackDirection
     /// The loop region `[L, R)`, if one is on.
     public private(set) var loop: Range<Int64>?
     /// Frames in the file.
@@ -27,14 +20,14 @@ public struct PlaybackState: Sendable, Equatable {
     public var isPlaying = true
 
     /// A state at `position` (clamped), going `direction`.
-    public init(frameCount: Int64, position: Int64, direction: Direction = .forward) {
+    package init(frameCount: Int64, position: Int64, direction: PlaybackDirection = .forward) {
         self.frameCount = frameCount
         self.position = min(max(position, 0), frameCount)
         self.direction = direction
     }
 
     /// Moves the cursor (clamped to 0…N).
-    public mutating func seek(to frame: Int64) {
+    package mutating func seek(to frame: Int64) {
         position = min(max(frame, 0), frameCount)
     }
 
@@ -48,7 +41,7 @@ public struct PlaybackState: Sendable, Equatable {
     }
 
     /// Sets (clamped, non-empty) or clears the loop.
-    public mutating func setLoop(_ region: Range<Int64>?) {
+    package mutating func setLoop(_ region: Range<Int64>?) {
         guard let region else {
             loop = nil
             return

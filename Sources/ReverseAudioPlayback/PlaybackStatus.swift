@@ -6,14 +6,14 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// Frames rendered so far (the output timeline).
     public let framesRendered: Int64
     /// Times a loop wrapped around.
-    public let loopWraps: Int
+    package let loopWraps: Int
     /// Times the device ran dry.
-    public let underruns: Int
+    package let underruns: Int
     /// Frames per second, to turn frames into seconds.
-    public let sampleRate: Int
+    package let sampleRate: Int
 
     /// Makes a status from its parts (players make these).
-    public init(state: PlaybackState, framesRendered: Int64, loopWraps: Int, underruns: Int, sampleRate: Int) {
+    package init(state: PlaybackState, framesRendered: Int64, loopWraps: Int, underruns: Int, sampleRate: Int) {
         self.state = state
         self.framesRendered = framesRendered
         self.loopWraps = loopWraps
@@ -22,7 +22,7 @@ public struct PlaybackStatus: Sendable, Equatable {
     }
 
     /// The cursor in seconds.
-    public var seconds: Double { Double(state.position) / Double(max(sampleRate, 1)) }
+    package var seconds: Double { Double(state.position) / Double(max(sampleRate, 1)) }
     /// The file's length in seconds.
-    public var duration: Double { Double(state.frameCount) / Double(max(sampleRate, 1)) }
+    package var duration: Double { Double(state.frameCount) / Double(max(sampleRate, 1)) }
 }

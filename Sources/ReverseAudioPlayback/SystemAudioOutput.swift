@@ -1,7 +1,7 @@
 import ReverseAudioCore
 /// This system's sound output.
 public enum SystemAudioOutput {
-    /// A device for `name` (not opened yet): on Linux an ``ALSAOutputDevice`` for that ALSA PCM
+    /// A device for `name` (not opened yet): on Linux an ALSA device for that ALSA PCM
     /// name (`default` when nil).
     /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` where this build has no
     ///   sound output (macOS, until CoreAudio output is written).

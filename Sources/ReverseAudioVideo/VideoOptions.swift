@@ -38,10 +38,10 @@ public struct VideoOptions: Sendable, Equatable {
     /// The default ``memoryLimit``: 32 MiB of decoded pictures. More buys little: the pictures
     /// past it go through the page cache on their way to a temporary file (a 720p 40 s reversal:
     /// 256 MiB took 5.85 s and 360 MiB of memory, 32 MiB about 6.2 s and the forward encode's + 30).
-    public static let defaultMemoryLimit = 32 << 20
+    package static let defaultMemoryLimit = 32 << 20
 
     /// x264's presets, fastest first (``preset`` must be one of them).
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
+    package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
                                  "slower", "veryslow", "placebo"]
 
     /// Forward, then reversed: frames 0…n−1 then n−2…0 (the turn frame once); the audio is the
@@ -59,16 +59,16 @@ public struct VideoOptions: Sendable, Equatable {
     public var audioBitRate: Int?
     /// Bytes of decoded pictures one group of pictures may hold in memory; the rest of a longer
     /// group waits in a temporary file. Peak memory follows this, never the video's length.
-    public var memoryLimit: Int
+    package var memoryLimit: Int
     /// Replace an existing output (never the input).
     public var overwrite: Bool
     /// Where pictures that do not fit in memory wait; nil means beside the output.
-    public var temporaryDirectory: URL?
+    package var temporaryDirectory: URL?
 
     /// The defaults of `reverse-audio video`: reversed, CRF 18, preset medium, audio reversed into AAC, 32 MiB.
     public init(boomerang: Bool = false, audio: AudioHandling = .reverse, quality: Quality = .crf(18),
                 preset: String = "medium", audioCodec: AudioCodec? = nil, audioBitRate: Int? = nil,
-                memoryLimit: Int = VideoOptions.defaultMemoryLimit, overwrite: Bool = false, temporaryDirectory: URL? = nil) {
+                memoryLimit: Int = 32 << 20, overwrite: Bool = false, temporaryDirectory: URL? = nil) {
         self.boomerang = boomerang
         self.audio = audio
         self.quality = quality

@@ -9,40 +9,40 @@ public struct VideoResult: Sendable {
     /// The file written.
     public let output: URL
     /// True for a boomerang (forward, then reversed).
-    public let boomerang: Bool
+    package let boomerang: Bool
     /// The input's video codec ("h264").
-    public let codec: String
+    package let codec: String
     /// Frames the input shows, as decoded.
     public let inputFrames: Int
     /// Frames written: the input's for a reversal, twice less one for a boomerang.
     public let outputFrames: Int
     /// The input's picture size.
-    public let width: Int
+    package let width: Int
     /// The input's picture height.
-    public let height: Int
+    package let height: Int
     /// The output's picture size (one pixel larger where H.264 needs an even size).
-    public let outputWidth: Int
+    package let outputWidth: Int
     /// The output's picture height.
-    public let outputHeight: Int
+    package let outputHeight: Int
     /// The output's length in seconds.
     public let duration: Double
     /// Groups of pictures (keyframe to keyframe) decoded one by one.
-    public let groups: Int
+    package let groups: Int
     /// Decodes run: one per group, or fewer where neighbouring groups fitted in memory together.
-    public let decodeRuns: Int
+    package let decodeRuns: Int
     /// Frames in the largest group.
-    public let largestGroup: Int
+    package let largestGroup: Int
     /// Pictures that did not fit in the memory limit and waited in the temporary file.
-    public let spilledFrames: Int
+    package let spilledFrames: Int
     /// The most bytes of decoded pictures held in memory at once.
-    public let peakPictureBytes: Int
+    package let peakPictureBytes: Int
     /// The temporary file's largest size (0 when every group fitted in memory).
-    public let temporaryBytes: Int64
+    package let temporaryBytes: Int64
     /// What the output's audio is ("reversed: AAC 192 kb/s, 2 channels, 44100 Hz", "none: …").
     public let audio: String
     /// What changed on the way (pixel format, size), one phrase each; empty when the pictures
     /// went in as they were decoded.
-    public let conversions: [String]
+    package let conversions: [String]
     /// Problems that did not stop the work (skipped packets, rotation a container cannot state).
     public let warnings: [ReverseAudioWarning]
 }

@@ -19,7 +19,7 @@ import ReverseAudioFFmpeg
 /// own (through the next keyframe's leading pictures when B-frames or an open GOP need them), and
 /// its pictures go to the encoder in reverse, while the group before it is decoded on another
 /// thread (as a forward encode overlaps decoding and x264). The two groups in hand share
-/// ``VideoOptions/memoryLimit`` bytes of decoded pictures; the rest of a longer group waits in a
+/// a bounded number of bytes of decoded pictures (32 MiB); the rest of a longer group waits in a
 /// temporary file (raw pictures, read back from its end), which is removed in every case. The audio is reversed
 /// first, whole, by the same flat-memory reversal as audio files, so it has no seams.
 public enum VideoReverser {
@@ -48,7 +48,7 @@ public enum VideoReverser {
     ///   - options: as for the async form.
     ///   - cancellation: a flag another thread may set to stop the work.
     ///   - progress: as for the async form.
-    public static func reverse(_ input: URL, to output: URL, options: VideoOptions, cancellation: CancellationFlag,
+    package static func reverse(_ input: URL, to output: URL, options: VideoOptions, cancellation: CancellationFlag,
                                progress: ProgressHandler?) throws -> VideoResult {
         try options.validate()
         let container = try VideoContainer.forFile(output)

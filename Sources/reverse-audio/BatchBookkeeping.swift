@@ -1,5 +1,6 @@
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 
 /// What a `reverse` batch keeps of its work: the resume records in the output folder, the
 /// manifest if one was asked for, and what the records compare (options, tool version, share).

@@ -1,5 +1,6 @@
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 
 /// Reverses (and optionally verifies) a list of files, up to `jobs` at a time. A file that
 /// fails is reported and the rest go on; a failure of the output side (a full disk, a folder it

@@ -1,5 +1,6 @@
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 import ReverseAudioCommandLine
 
 /// `--files-from FILE`: the inputs of a batch as a list, one path a line (as `find` prints them),

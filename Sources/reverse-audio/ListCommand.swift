@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 
 struct ListCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 
 /// Where each input of a batch goes under the output folder. A name depends only on the input:
 /// the folders between the folder given and the file, and the file's NAME (its stem, or

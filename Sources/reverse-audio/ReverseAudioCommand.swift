@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 
 @main
 struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 import ReverseAudioCommandLine
 
 struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReverseAudio
+import ReverseAudioBatch
 
 /// `--shard K/N` (share K of N, counted from 0) or `--shard auto` (the share a batch engine's
 /// variables say: see `ShardEngine`).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ReverseAudio
+import ReverseAudioBatch
 import TestSupport
 
 /// One duration everywhere: `info`, `list`, `convert` and `reverse` report the decode's length.

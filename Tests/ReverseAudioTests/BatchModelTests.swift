@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ReverseAudioBatch
 @testable import ReverseAudioCore
 @testable import ReverseAudioFFmpeg
 import FFmpeg

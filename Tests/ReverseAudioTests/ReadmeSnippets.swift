@@ -64,7 +64,7 @@ enum ReadmeSnippets {
             URL(fileURLWithPath: "song.mp3"), to: URL(fileURLWithPath: "song-REVERSED.flac"),
             options: ConversionOptions(reverse: true, sampleFormat: nil),   // nil: keep the input's samples
             progress: { fraction in print(fraction) })
-        print(result.frames, result.format, result.conversions, result.temporaryBytes)
+        print(result.frames, result.format, result.conversions, result.warnings)
     }
 
     static func gettingStartedDecode() throws {
@@ -86,6 +86,6 @@ enum ReadmeSnippets {
             URL(fileURLWithPath: "clip.mp4"), to: URL(fileURLWithPath: "clip-reversed.mp4"),
             options: VideoOptions(boomerang: false, quality: .crf(18)),
             progress: { fraction in print(fraction) })
-        print(result.outputFrames, result.spilledFrames)
+        print(result.outputFrames, result.duration)
     }
 }

@@ -33,7 +33,7 @@ import TestSupport
         for threads in [1, 2] {
             let output = directory.file("w\(threads).png")
             try Waveform.draw(try Self.input(), to: output, width: 800, height: 200,
-                              range: try TimeRange(start: .seconds(3.5), end: .seconds(110)), threads: threads)
+                              range: try TimeRange(start: .seconds(3.5), end: .seconds(110)), threads: threads, cancellation: nil)
             pictures.append(try Data(contentsOf: output))
         }
         #expect(pictures[0] == pictures[1])

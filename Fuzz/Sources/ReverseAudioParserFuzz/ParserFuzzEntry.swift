@@ -47,7 +47,7 @@ enum ParserFuzz {
         check((try? TimeValue.position(text)) == parsed, "TimeValue.position disagrees on '\(text.debugDescription)'")
         if let silence = try? TimeValue.silence(text) {
             check(parsed == silence, "a silence that is no time: '\(text.debugDescription)'")
-            if case .seconds(let seconds) = silence { check(seconds <= Composition.maximumSilenceSeconds, "silence past 24 hours") }
+            if case .seconds(let seconds) = silence { check(seconds <= CompositionPiece.maximumSilenceSeconds, "silence past 24 hours") }
         }
         if let parsed {
             checkWithinLimits(parsed, text)
@@ -91,7 +91,7 @@ enum ParserFuzz {
                 switch piece {
                 case .silence(let length):
                     checkWithinLimits(length, "silence")
-                    if case .seconds(let seconds) = length { check(seconds <= Composition.maximumSilenceSeconds, "silence of \(seconds) s") }
+                    if case .seconds(let seconds) = length { check(seconds <= CompositionPiece.maximumSilenceSeconds, "silence of \(seconds) s") }
                 case .file(let url, let range, _):
                     check(!url.path.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }, "a file name with a control character: \(url.path.debugDescription)")
                     if let range {

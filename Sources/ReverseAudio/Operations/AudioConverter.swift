@@ -2,7 +2,7 @@ import Foundation
 import ReverseAudioCore
 import ReverseAudioFFmpeg
 
-/// Converts any audio file FFmpeg reads into any format of ``OutputFormat/names`` (WAV, AIFF,
+/// Converts any audio file FFmpeg reads into any output format (`OutputFormat`: WAV, AIFF,
 /// CAF, FLAC, M4A, MP3, AAC, Ogg Vorbis, Opus, WebM), forwards or reversed, with effects: the
 /// one operation that writes a file from another.
 ///

@@ -41,12 +41,12 @@ public final class AudioReader: PCMSource {
     /// Problems met so far that did not stop decoding (skipped packets, a truncated file).
     public var warnings: [ReverseAudioWarning] { chain.warnings }
 
-    /// Lends the next frames (see ``PCMSource/read(maximumFrames:)``).
+    /// Lends the next frames (see `PCMSource.read(maximumFrames:)`).
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         try chain.source.read(maximumFrames: maximumFrames)
     }
 
-    /// Moves so that the next frame read is `frame`, exactly (see ``PCMSource/seek(to:endingAt:)``).
+    /// Moves so that the next frame read is `frame`, exactly (see `PCMSource.seek(to:endingAt:)`).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64? = nil) throws -> SeekedTo {
         try chain.source.seek(to: frame, endingAt: end)

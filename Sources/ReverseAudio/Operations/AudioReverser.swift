@@ -17,7 +17,7 @@ import ReverseAudioFFmpeg
 public final class AudioReverser: Sendable {
     /// Channels, block size and overwriting. Reversal is always on; overwriting defaults to on,
     /// as the original rewrote REVERSED.wav on every run.
-    public let options: ConversionOptions
+    package let options: ConversionOptions
 
     /// A reverser with these options (reversal is switched on whatever `options.reverse` says).
     public init(options: ConversionOptions = ConversionOptions(overwrite: true)) {

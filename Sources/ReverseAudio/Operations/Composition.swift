@@ -25,10 +25,10 @@ import ReverseAudioFFmpeg
 /// went. Inputs of another rate or channel layout are an error unless ``convertsFormats``.
 public struct Composition: Sendable {
     /// One piece of the output (``CompositionPiece``).
-    public typealias Piece = CompositionPiece
+    package typealias Piece = CompositionPiece
 
     /// The pieces, in output order.
-    public var pieces: [Piece]
+    public var pieces: [CompositionPiece]
     /// The container and codec; nil for the first file's (or the output extension's, when it differs).
     public var outputFormat: OutputFormat?
     /// Resample and remix inputs whose rate or layout differs from the first file's (else an error).
@@ -36,20 +36,17 @@ public struct Composition: Sendable {
     /// Replace an existing output (never an input).
     public var overwrite: Bool
     /// Decode and encode a lossy input even where its packets could be copied.
-    public var reencodes: Bool
-    /// The sample format written; nil for the widest of the files' (``widest(_:)``).
+    package var reencodes: Bool
+    /// The sample format written; nil for the widest of the files'.
     public var sampleFormat: SampleFormat?
     /// Told the fraction written as the work goes on (from the working thread); 1 at the end.
     public var progress: ProgressHandler?
     /// Effects on the whole output, in order (a fade-in at its start); each piece may have its own.
     public var effects: [any AudioEffect] = []
 
-    /// The longest silence one piece may hold: 24 hours. Longer is surely a mistake (a
-    /// frame count taken for seconds), and would fill a disk before anyone noticed.
-    public static let maximumSilenceSeconds: Double = 86_400
 
     /// A composition of `pieces`.
-    public init(pieces: [Piece], outputFormat: OutputFormat? = nil, convertsFormats: Bool = false, overwrite: Bool = false,
+    public init(pieces: [CompositionPiece], outputFormat: OutputFormat? = nil, convertsFormats: Bool = false, overwrite: Bool = false,
                 reencodes: Bool = false, sampleFormat: SampleFormat? = nil) {
         self.pieces = pieces
         self.outputFormat = outputFormat
@@ -90,7 +87,7 @@ public struct Composition: Sendable {
     /// - Parameters:
     ///   - output: the file to write.
     ///   - cancellation: stops the work (and removes the partial output) when set.
-    public func write(to output: URL, cancellation: CancellationFlag) throws -> Result {
+    package func write(to output: URL, cancellation: CancellationFlag) throws -> Result {
         let files = pieces.compactMap { piece -> URL? in
             if case .file(let url, _, _, _) = piece { return url }
             return nil
@@ -198,10 +195,10 @@ public struct Composition: Sendable {
     /// Refuses a silence longer than ``maximumSilenceSeconds`` at `rate`.
     /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` naming the limit.
     private func checkSilences(rate: Int) throws {
-        let limit = Int64(Composition.maximumSilenceSeconds) * Int64(rate)
+        let limit = Int64(CompositionPiece.maximumSilenceSeconds) * Int64(rate)
         for case .silence(let length) in pieces where length.frame(atRate: rate) > limit {
             throw ReverseAudioError.invalidRange(
-                reason: "a silence of \(length) is longer than 24 hours (\(Int64(Composition.maximumSilenceSeconds)) s, "
+                reason: "a silence of \(length) is longer than 24 hours (\(Int64(CompositionPiece.maximumSilenceSeconds)) s, "
                     + "\(limit) frames at \(rate) Hz), the longest silence a composition writes")
         }
     }
@@ -263,7 +260,7 @@ public struct Composition: Sendable {
     }
 
     /// The narrowest sample format holding every one of `formats` exactly (s16 for none).
-    public static func widest(_ formats: [SampleFormat]) -> SampleFormat {
+    package static func widest(_ formats: [SampleFormat]) -> SampleFormat {
         guard let integerWidest = formats.filter({ !$0.isFloat }).max(by: { $0.validBits < $1.validBits }) ?? formats.first else {
             return .s16
         }

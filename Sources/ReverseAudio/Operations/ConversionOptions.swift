@@ -7,7 +7,7 @@ public struct ConversionOptions: Sendable {
     /// Write the audio reversed.
     public var reverse: Bool
     /// Frames per written block; nil means the seed's choice, the first decoded buffer's size.
-    public var blockFrames: Int?
+    package var blockFrames: Int?
     /// Replace an existing output file (never the input).
     public var overwrite: Bool
     /// The sample format to write; nil keeps the input's own (24-bit stays 24-bit, float stays float).
@@ -18,7 +18,7 @@ public struct ConversionOptions: Sendable {
     public var outputFormat: OutputFormat?
     /// The part of the input to convert; nil for all of it. Exact to the frame.
     public var range: TimeRange?
-    /// Effects on what is heard, in order (``Gain``, ``Fade``): a fade-in is at the start of
+    /// Effects on what is heard, in order (`Gain`, `Fade`): a fade-in is at the start of
     /// the output, reversed or not.
     public var effects: [any AudioEffect]
     /// Threads a reversal may decode the input on, segment by segment (default: the machine's

@@ -15,13 +15,13 @@ public struct ConversionResult: Sendable {
     /// The container and codec written.
     public let outputFormat: OutputFormat
     /// The codec written (for `.m4a`, the automatic choice resolved).
-    public let codec: String
+    package let codec: String
     /// The sample format the file holds (8-bit into FLAC is 16-bit); nil for a lossy codec.
-    public let storedSampleFormat: SampleFormat?
+    package let storedSampleFormat: SampleFormat?
     /// Frames written.
     public let frames: Int64
     /// Frames per block written.
-    public let blockFrames: Int
+    package let blockFrames: Int
     /// True for a reversal.
     public let reversed: Bool
     /// What was changed on the way (sample format, rate, channels), one phrase each; empty when
@@ -30,20 +30,20 @@ public struct ConversionResult: Sendable {
     /// Problems that did not stop the conversion (skipped packets, a truncated input).
     public let warnings: [ReverseAudioWarning]
     /// How the output length was known before writing.
-    public let lengthSource: LengthSource
+    package let lengthSource: LengthSource
     /// The length predicted before decoding (nil when nothing predicted it).
-    public let predictedFrames: Int64?
+    package let predictedFrames: Int64?
     /// Why nothing predicted the length, when nothing did.
-    public let predictionFailure: String?
+    package let predictionFailure: String?
     /// Times the input was decoded (2 only when its container misstated its length).
-    public let decodePasses: Int
+    package let decodePasses: Int
     /// Threads that decoded the input: 1, or the threads of a segment-parallel reversal.
-    public internal(set) var decodeThreads: Int
+    package internal(set) var decodeThreads: Int
     /// Why the input was decoded on one thread though more were allowed, when it was.
-    public internal(set) var singleThreadReason: String?
+    package internal(set) var singleThreadReason: String?
     /// Temporary disk space used besides the output itself: 0 for a reversal into PCM, the raw
     /// reversed audio for an encoded output or a pipe (removed before returning).
-    public let temporaryBytes: Int64
+    package let temporaryBytes: Int64
 
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
          codec: String, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],

@@ -28,7 +28,7 @@ public enum RoundTrip {
     ///   - input: the original file.
     ///   - name: the NAME to use instead of the input's file name without extension.
     ///   - container: the output format, whose extension the names take.
-    public static func outputNames(for input: URL, name: String? = nil,
+    package static func outputNames(for input: URL, name: String? = nil,
                                    format: OutputFormat = .wav) -> (reversed: String, reversedReversed: String) {
         let base = name ?? input.deletingPathExtension().lastPathComponent
         let ext = format.fileExtension
@@ -50,8 +50,8 @@ public enum RoundTrip {
         }
     }
 
-    /// The blocking form of ``run(_:into:name:options:progress:)``.
-    public static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
+    /// The blocking form of `run(_:into:name:options:progress:)`.
+    package static func run(_ input: URL, into directory: URL, name: String? = nil, options: ConversionOptions,
                            cancellation: CancellationFlag, progress: ProgressHandler?) throws -> Report {
         let names = outputNames(for: input, name: name, format: options.outputFormat ?? .wav)
         // As the CLI's -o does: the folder is made when missing.
@@ -86,7 +86,7 @@ public enum RoundTrip {
 
     /// Checks an existing reversal: reverses `reversed.output` to `reversedReversedURL` and
     /// compares it with `original` decoded with the same channel choice.
-    public static func verify(original: URL, reversed: ConversionResult, reversedReversedURL: URL,
+    package static func verify(original: URL, reversed: ConversionResult, reversedReversedURL: URL,
                               options: ConversionOptions, cancellation: CancellationFlag,
                               progress: @escaping ProgressHandler) throws -> Report {
         var secondOptions = options

@@ -22,24 +22,45 @@ public enum Waveform {
     static let axis: [UInt8] = [0, 0, 0]
     static let text: [UInt8] = [40, 40, 40]
     /// The widest picture: 16384 pixels.
-    public static let maximumWidth = 16384
+    package static let maximumWidth = 16384
     /// The tallest picture: 4096 pixels. libavcodec refuses pictures whose rows of 8 bytes a
     /// pixel pass 2 GiB in all (16384 × 16384 among them), and memory grows with the area:
     /// at 16384 × 4096 a drawing peaks under 1 GiB (the canvas, the encoder's copy and its output).
-    public static let maximumHeight = 4096
+    package static let maximumHeight = 4096
 
     /// What a drawing showed.
-    public struct Drawing: Sendable, Equatable {
+    package struct Drawing: Sendable, Equatable {
         /// Frames drawn of each file, in panel order: the range's, or the whole decode's.
-        public let frames: [Int64]
+        package let frames: [Int64]
         /// The picture's width in pixels.
-        public let width: Int
+        package let width: Int
         /// The picture's height in pixels.
-        public let height: Int
+        package let height: Int
     }
 
     /// Draws `input` (and `compare` in a second panel under it) into a picture at `output`, in
-    /// the format its extension names.
+    /// the format its extension names, on a thread of its own; cancelling the task stops the
+    /// work and removes the partial picture.
+    /// - Parameters:
+    ///   - input: the audio file drawn in the upper panel.
+    ///   - output: the `.png`, `.jpg`/`.jpeg` or `.svg` file to write (written under a temporary
+    ///     name and published whole).
+    ///   - width: pixels across (one column per width-th of the audio).
+    ///   - height: pixels down, for the whole picture.
+    ///   - range: the part of the audio to draw; nil for all of it (applies to both files).
+    ///   - compare: a second file drawn under the first, such as its reversal.
+    ///   - overwrite: replace an existing file at `output`.
+    ///   - progress: called with fractions of the audio measured (of both files), from 0 to 1.
+    public static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300, range: TimeRange? = nil,
+                            compare: URL? = nil, overwrite: Bool = false, progress: ProgressHandler? = nil) async throws {
+        _ = try await BlockingWork.run { flag in
+            try draw(input, to: output, width: width, height: height, range: range, compare: compare, overwrite: overwrite,
+                     cancellation: flag, progress: progress)
+        }
+    }
+
+    /// The blocking form of ``draw(_:to:width:height:range:compare:overwrite:progress:)``, on
+    /// `threads` threads, stopped by `cancellation`.
     /// - Parameters:
     ///   - input: the audio file drawn in the upper panel.
     ///   - output: the `.png`, `.jpg`/`.jpeg` or `.svg` file to write (written under a temporary
@@ -55,10 +76,10 @@ public enum Waveform {
     ///   - progress: called with fractions of the audio measured (of both files), from 0 to 1.
     /// - Returns: the frames drawn of each file.
     @discardableResult
-    public static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300,
-                            range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
-                            threads: Int = ConversionOptions.availableCores,
-                            cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Drawing {
+    package static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300,
+                             range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
+                             threads: Int = ConversionOptions.availableCores,
+                             cancellation: CancellationFlag?, progress: ProgressHandler? = nil) throws -> Drawing {
         guard let format = PictureFormat(url: output) else {
             throw ReverseAudioError.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
                                                         known: PictureFormat.extensions)

@@ -12,16 +12,16 @@ extension Waveform {
         case svg
 
         /// Every extension a picture may have.
-        public static let extensions = ["png", "jpg", "jpeg", "svg"]
+        package static let extensions = ["png", "jpg", "jpeg", "svg"]
 
         /// `url`'s extension, lowercased; `png` for one of this process's open descriptors named
         /// without one (`/dev/stdout`, `/dev/fd/3`), whose format no name can tell.
-        public static func extensionOf(_ url: URL) -> String {
+        package static func extensionOf(_ url: URL) -> String {
             url.pathExtension.isEmpty && OutputFile.namesOpenDescriptor(url) ? "png" : url.pathExtension.lowercased()
         }
 
         /// The format `url`'s extension names, if any (PNG for an open descriptor without one).
-        public init?(url: URL) {
+        package init?(url: URL) {
             switch Self.extensionOf(url) {
             case "png": self = .png
             case "jpg", "jpeg": self = .jpeg

@@ -9,7 +9,7 @@ public struct PCMChunk {
     public let position: Int64
 
     /// A chunk over `bytes`, which must hold `frameCount` whole frames.
-    public init(bytes: UnsafeRawBufferPointer, frameCount: Int, position: Int64) {
+    package init(bytes: UnsafeRawBufferPointer, frameCount: Int, position: Int64) {
         self.bytes = bytes
         self.frameCount = frameCount
         self.position = position

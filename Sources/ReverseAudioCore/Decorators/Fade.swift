@@ -44,11 +44,11 @@ public struct Fade: AudioEffect, Equatable {
     }
 
     /// The end that fades.
-    public let end: End
+    package let end: End
     /// How long the fade lasts (seconds, or frames at the source's rate).
-    public let length: TimePosition
+    package let length: TimePosition
     /// The curve.
-    public let shape: Shape
+    package let shape: Shape
 
     /// A fade at `end` lasting `length`, of `shape` (SoX's default: logarithmic).
     public init(_ end: End, length: TimePosition, shape: Shape = .logarithmic) {

@@ -8,7 +8,7 @@ import Foundation
 /// ```
 public struct Gain: AudioEffect, Equatable {
     /// The change, in decibels (negative: quieter).
-    public let decibels: Double
+    package let decibels: Double
 
     /// A gain of `decibels` dB.
     public init(decibels: Double) {

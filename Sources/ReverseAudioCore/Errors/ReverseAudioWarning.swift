@@ -37,7 +37,7 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
     public let kind: Kind
 
     /// A warning about `subject`.
-    public init(_ kind: Kind, subject: String) {
+    package init(_ kind: Kind, subject: String) {
         self.subject = subject
         self.kind = kind
     }

@@ -8,11 +8,11 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// FFmpeg's short container name ("wav", "mp3", "mov,mp4,m4a,3gp,3g2,mj2").
     public let container: String
     /// FFmpeg's descriptive container name.
-    public let containerName: String
+    package let containerName: String
     /// FFmpeg's codec name ("pcm_s16le", "mp3", "aac", "flac", "alac").
     public let codec: String
     /// FFmpeg's descriptive codec name.
-    public let codecName: String
+    package let codecName: String
     /// Frames per second.
     public let sampleRate: Int
     /// Channels per frame.
@@ -23,25 +23,25 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// The layout as the `ffmpeg` CLI names it: the file's own, or, for one or two channels
     /// that the file does not place, "mono" or "stereo" (what ffmpeg guesses for them, its
     /// `guess_layout_max` being 2); nil for more channels without a layout.
-    public var layoutName: String? {
+    package var layoutName: String? {
         channelLayout ?? (channelCount == 1 ? "mono" : channelCount == 2 ? "stereo" : nil)
     }
     /// The decoder's native sample format ("s16", "s32", "fltp").
     public let sampleFormat: String?
     /// Bits per sample as stored, for PCM and lossless codecs.
-    public let bitsPerSample: Int?
+    package let bitsPerSample: Int?
     /// The length in seconds: ``frames`` ÷ ``sampleRate`` when the frame count is known (what
     /// a decode gives, the same figure every command shows), else the container's figure
-    /// (``durationIsEstimate`` is then true).
+    /// (an estimate, as ``framesSource`` says).
     public var duration: Double? {
         if let frames, sampleRate > 0 { return Double(frames) / Double(sampleRate) }
         return containerDuration
     }
     /// True when ``duration`` is only the container's statement or FFmpeg's estimate.
-    public var durationIsEstimate: Bool { frames == nil && containerDuration != nil }
+    package var durationIsEstimate: Bool { frames == nil && containerDuration != nil }
     /// The length in seconds as the container states it (or FFmpeg estimates it from the bit
     /// rate), which may differ from what a decode gives (an MP3 without a gapless tag, CAF).
-    public let containerDuration: Double?
+    package let containerDuration: Double?
     /// The file's tags (title, artist, album, date, genre, track, comment…), as FFmpeg names them.
     public let tags: [String: String]
     /// Sample frames a decode produces, known without decoding: stated by the container for PCM
@@ -55,12 +55,12 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
     /// Total bit rate in bits per second (the container's: every stream together).
     public let bitRate: Int?
     /// The audio stream's own bit rate in bits per second, when the container or codec states it.
-    public let streamBitRate: Int?
+    package let streamBitRate: Int?
     /// The file's video streams (a video file's pictures, an MP3's cover art), in file order.
-    public let videoStreams: [VideoStreamInfo]
+    package let videoStreams: [VideoStreamInfo]
 
     /// Makes a description from its parts (the library makes these with `read(from:)`).
-    public init(path: String, container: String, containerName: String, codec: String, codecName: String,
+    package init(path: String, container: String, containerName: String, codec: String, codecName: String,
                 sampleRate: Int, channelCount: Int, channelLayout: String?, sampleFormat: String?,
                 bitsPerSample: Int?, containerDuration: Double?, frames: Int64?, bitRate: Int?,
                 tags: [String: String] = [:], framesSource: LengthSource? = nil, streamBitRate: Int? = nil,

@@ -26,22 +26,22 @@ public struct PCMFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The same format with another sample format.
-    public func with(sampleFormat: SampleFormat) -> PCMFormat {
+    package func with(sampleFormat: SampleFormat) -> PCMFormat {
         PCMFormat(sampleFormat: sampleFormat, sampleRate: sampleRate, channelCount: channelCount,
                   channelLayoutName: channelLayoutName)
     }
 
     /// One channel of this format (its sample format and rate).
-    public var mono: PCMFormat {
+    package var mono: PCMFormat {
         PCMFormat(sampleFormat: sampleFormat, sampleRate: sampleRate, channelCount: 1, channelLayoutName: "mono")
     }
 
     /// True when frames of `other` are frames of this format: the same sample format, rate and
     /// channel count (a layout's name is not part of the samples).
-    public func holdsSameFrames(as other: PCMFormat) -> Bool {
+    package func holdsSameFrames(as other: PCMFormat) -> Bool {
         sampleFormat == other.sampleFormat && sampleRate == other.sampleRate && channelCount == other.channelCount
     }
 
     /// The byte value of digital silence in this format: zero, or 128 for unsigned 8-bit.
-    public var silenceByte: UInt8 { sampleFormat == .u8 ? 0x80 : 0 }
+    package var silenceByte: UInt8 { sampleFormat == .u8 ? 0x80 : 0 }
 }

@@ -19,13 +19,13 @@ public struct PCMLength: Sendable, Equatable, CustomStringConvertible {
     public let source: LengthSource
 
     /// A length of `frames` known from `source`.
-    public init(frames: Int64?, source: LengthSource) {
+    package init(frames: Int64?, source: LengthSource) {
         self.frames = frames
         self.source = frames == nil ? .decode : source
     }
 
     /// Nothing tells the length before reading to the end.
-    public static let unknown = PCMLength(frames: nil, source: .decode)
+    package static let unknown = PCMLength(frames: nil, source: .decode)
 
     /// "441000 frames (packets)", "unknown".
     public var description: String {

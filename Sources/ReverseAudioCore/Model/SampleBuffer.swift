@@ -9,7 +9,7 @@ public struct SampleBuffer: Sendable, Equatable {
     public let position: Int64
 
     /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` unless `bytes` holds whole frames.
-    public init(bytes: [UInt8], format: PCMFormat, position: Int64) throws {
+    package init(bytes: [UInt8], format: PCMFormat, position: Int64) throws {
         guard format.channelCount > 0, bytes.count % format.bytesPerFrame == 0 else {
             throw ReverseAudioError.sampleBufferMismatch(
                 reason: "it must hold whole frames of \(format.bytesPerFrame) bytes, not \(bytes.count) bytes")
@@ -21,13 +21,13 @@ public struct SampleBuffer: Sendable, Equatable {
 
     /// A block of signed 16-bit samples.
     /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` unless `samples` holds whole frames.
-    public init(samples: [Int16], channelCount: Int, sampleRate: Int, position: Int64) throws {
+    package init(samples: [Int16], channelCount: Int, sampleRate: Int, position: Int64) throws {
         let format = PCMFormat(sampleFormat: .s16, sampleRate: sampleRate, channelCount: channelCount)
         try self.init(bytes: samples.withUnsafeBytes { Array($0) }, format: format, position: position)
     }
 
     /// A copy of `chunk`'s frames, which are in `format`.
-    public init(_ chunk: PCMChunk, format: PCMFormat) {
+    package init(_ chunk: PCMChunk, format: PCMFormat) {
         self.init(owning: Array(chunk.bytes), format: format, position: chunk.position)
     }
 
@@ -41,11 +41,11 @@ public struct SampleBuffer: Sendable, Equatable {
     /// Frames (one sample per channel) in this block.
     public var frameCount: Int { bytes.count / format.bytesPerFrame }
     /// Channels per frame.
-    public var channelCount: Int { format.channelCount }
+    package var channelCount: Int { format.channelCount }
     /// Frames per second.
-    public var sampleRate: Int { format.sampleRate }
+    package var sampleRate: Int { format.sampleRate }
     /// This block's length in seconds.
-    public var duration: Double { Double(frameCount) / Double(format.sampleRate) }
+    package var duration: Double { Double(frameCount) / Double(format.sampleRate) }
 
     /// The interleaved samples of an `s16` block; empty for other formats (read those with `values(as:)`).
     public var samples: [Int16] { (try? values(as: Int16.self)) ?? [] }
@@ -65,7 +65,7 @@ public struct SampleBuffer: Sendable, Equatable {
     }
 
     /// The samples of one channel of an `s16` block.
-    public func channel(_ index: Int) throws -> [Int16] {
+    package func channel(_ index: Int) throws -> [Int16] {
         guard index >= 0 && index < channelCount else {
             throw ReverseAudioError.sampleBufferMismatch(reason: "channel \(index) out of range (0..<\(channelCount))")
         }

@@ -25,7 +25,7 @@ public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     }
 
     /// Bits that carry the signal.
-    public var validBits: Int {
+    package var validBits: Int {
         switch self {
         case .u8: return 8
         case .s16: return 16

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Text is read strictly (``init(parsing:maximumSeconds:limitName:)``): digits, one decimal point, an
 /// exponent in the seconds form, nothing else (no sign, no `inf`, no hexadecimal, no control
-/// character such as NUL), and never more than ``maximumSeconds`` or ``maximumFrames``, so that
+/// character such as NUL), and never more than ``maximumSeconds`` or the frames form's own bound, so that
 /// no later conversion can overflow. ``frame(atRate:)`` saturates rather than traps for values
 /// built in code.
 public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
@@ -18,10 +18,10 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
     /// 11.6 days), longer than any file FFmpeg's formats hold in practice.
     public static let maximumSeconds: Double = 1_000_000
     /// The most frames text may name in the frames form (`Ns`): 10^12 (about 227 days at 48 kHz).
-    public static let maximumFrames: Int64 = 1_000_000_000_000
+    package static let maximumFrames: Int64 = 1_000_000_000_000
     /// Where ``frame(atRate:)`` saturates (2^61): far beyond any limit above, and small enough
     /// that sums of a few such frames (a start plus a duration) cannot overflow.
-    public static let saturatedFrame: Int64 = 1 << 61
+    package static let saturatedFrame: Int64 = 1 << 61
 
     /// Why text is not a time, naming the text and the rule it breaks.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,17 +30,17 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
         /// What is wrong with it.
         public let reason: String
         /// True when the text is a well-formed time, only too large (the limit is in ``reason``).
-        public let isPastLimit: Bool
+        package let isPastLimit: Bool
 
         /// "'1e15' is not a time: …" or "'1e15' is …, more than …".
         public var description: String { "'\(text)' \(reason)" }
     }
 
     /// The accepted forms, for messages.
-    public static let forms = "seconds (12.5), [[hh:]mm:]ss[.fff] (1:02.5) or frames with an s suffix (66150s)"
+    package static let forms = "seconds (12.5), [[hh:]mm:]ss[.fff] (1:02.5) or frames with an s suffix (66150s)"
 
     /// Parses `text`; nil when it is none of the accepted forms, negative or past the limits.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let parsed = try? TimePosition(parsing: text) else { return nil }
         self = parsed
     }
@@ -50,7 +50,7 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
     ///   - text: seconds, `[[hh:]mm:]ss[.fff]`, or frames with an `s` suffix; spaces around it
     ///     are ignored.
     ///   - maximumSeconds: the longest time accepted in seconds or clock form (at most
-    ///     ``maximumSeconds``); the frames form is bounded by ``maximumFrames``.
+    ///     ``maximumSeconds``); the frames form has a bound of its own.
     ///   - limitName: what the limit is, for the message ("the longest silence").
     /// - Throws: ``ParseError`` naming the text and the reason (a control character, a sign, a
     ///   malformed number, a time past the limit).
@@ -109,7 +109,7 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The frame this position names at `sampleRate`: `round(seconds × rate)`, saturating at
-    /// ±``saturatedFrame`` (a time made in code may be anything; parsed text is far below).
+    /// the largest frame any file can hold (a time made in code may be anything; parsed text is far below).
     public func frame(atRate sampleRate: Int) -> Int64 {
         switch self {
         case .seconds(let seconds):

@@ -32,7 +32,7 @@ public struct TimeRange: Sendable, Equatable {
     ///   - sampleRate: the rate the frames are counted at.
     ///   - path: the file, for messages.
     /// - Throws: ``ReverseAudioError/emptyRange(path:start:end:)`` for a range empty at this rate.
-    public func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
+    package func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
         // Each frame saturates at 2^61 (see ``TimePosition/frame(atRate:)``): the sum cannot overflow.
         let first = start?.frame(atRate: sampleRate) ?? 0
         let last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? Int64.max

@@ -1,23 +1,23 @@
 /// One video stream of a file whose audio is described (``AudioInfo/videoStreams``), as
 /// `ffprobe` reports it: what `info` lists beside the audio.
-public struct VideoStreamInfo: Sendable, Equatable, Encodable {
+package struct VideoStreamInfo: Sendable, Equatable, Encodable {
     /// The stream's index in the file.
-    public let index: Int
+    package let index: Int
     /// FFmpeg's codec name ("h264", "hevc", "mjpeg").
-    public let codec: String
+    package let codec: String
     /// Width in pixels, as coded.
-    public let width: Int
+    package let width: Int
     /// Height in pixels, as coded.
-    public let height: Int
+    package let height: Int
     /// Average frames per second, when the container or FFmpeg's probe knows it.
-    public let frameRate: Double?
+    package let frameRate: Double?
     /// The stream's length in seconds as the container states it.
-    public let duration: Double?
+    package let duration: Double?
     /// True for a still picture attached to the file (cover art), not a moving video.
-    public let isAttachedPicture: Bool
+    package let isAttachedPicture: Bool
 
     /// Makes a description from its parts (the library makes these when it reads a file).
-    public init(index: Int, codec: String, width: Int, height: Int, frameRate: Double?, duration: Double?, isAttachedPicture: Bool) {
+    package init(index: Int, codec: String, width: Int, height: Int, frameRate: Double?, duration: Double?, isAttachedPicture: Bool) {
         self.index = index
         self.codec = codec
         self.width = width
@@ -35,7 +35,7 @@ public struct VideoStreamInfo: Sendable, Equatable, Encodable {
     }
 
     /// Encodes unknown figures as JSON `null`, so every object has the same keys.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
         try container.encode(codec, forKey: .codec)

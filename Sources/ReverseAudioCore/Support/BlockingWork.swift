@@ -8,10 +8,10 @@ import Foundation
 ///     try renderer.render(toFile: output, cancellation: flag)
 /// }
 /// ```
-public enum BlockingWork {
+package enum BlockingWork {
     /// Runs `work` on a thread of its own and returns what it returns; cancelling the calling
     /// task sets the flag `work` is given (the library's operations stop within a packet).
-    public static func run<Result: Sendable>(
+    package static func run<Result: Sendable>(
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
         let flag = CancellationFlag()

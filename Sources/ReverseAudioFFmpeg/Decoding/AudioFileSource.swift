@@ -24,9 +24,9 @@ import ReverseAudioCore
 /// print(source.format, try source.resolveLength())
 /// while let chunk = try source.read(maximumFrames: 4096) { consume(chunk.bytes) }
 /// ```
-public final class AudioFileSource: PCMSource {
+package final class AudioFileSource: PCMSource {
     /// The file.
-    public let url: URL
+    package let url: URL
     /// The decoder's threads when the file was opened (0: as many as it uses).
     private let openedDecoderThreads: Int
     private var input: AudioInput
@@ -36,11 +36,11 @@ public final class AudioFileSource: PCMSource {
     private var conversion: Conversion
     private var resampler: Resampler
     /// The samples delivered.
-    public private(set) var format: PCMFormat
+    package private(set) var format: PCMFormat
     /// The stream's own sample format.
-    public let sourceSampleFormat: SampleFormat
+    package let sourceSampleFormat: SampleFormat
     /// The index of the next frame read.
-    public private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
     /// Where the container says the audio ends (an MP4 edit list's end), when it does.
     private let statedEnd: Int64?
     /// True until anything is delivered or sought: the first decoded frame is still held.
@@ -81,7 +81,7 @@ public final class AudioFileSource: PCMSource {
     ///   - resolvingLength: find the length now, on this open of the file, before anything is
     ///     decoded (what a reversal, progress or a seek by index needs): the file is then opened
     ///     once. Otherwise it is found the first time ``length`` is asked, on an open of its own.
-    public convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false) throws {
+    package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false) throws {
         try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength)
     }
 
@@ -131,10 +131,10 @@ public final class AudioFileSource: PCMSource {
     }
 
     /// The file as it was named.
-    public var name: String { input.path }
+    package var name: String { input.path }
 
     /// The file's description, with the frame count once the length is resolved.
-    public var info: AudioInfo {
+    package var info: AudioInfo {
         let length = self.length
         return input.info(frames: length.frames, framesSource: length.source)
     }
@@ -159,13 +159,13 @@ public final class AudioFileSource: PCMSource {
     /// The frames of the first decoded packet before gapless trimming shortens it (an MP3's
     /// first frame is 1152 though only 47 samples survive the encoder-delay trim): the seed's
     /// block size.
-    public var blockFrames: Int? {
+    package var blockFrames: Int? {
         positioner.firstFrameCount.map { max($0, input.decoder.frameSize) }
     }
 
     /// What conversion changes on the way from the stream to ``format``, one phrase each
     /// ("sample format f32 → s16"); empty when the samples are the stream's own.
-    public var conversions: [String] {
+    package var conversions: [String] {
         var result: [String] = []
         if format.sampleFormat != sourceSampleFormat { result.append("sample format \(sourceSampleFormat) → \(format.sampleFormat)") }
         let rate = input.parameters.sampleRate
@@ -177,7 +177,7 @@ public final class AudioFileSource: PCMSource {
     // MARK: Length
 
     /// The frames the decode gives (see ``resolveLength()``); unknown for a pipe.
-    public var length: PCMLength {
+    package var length: PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
         return (try? resolveLength()) ?? .unknown
     }
@@ -190,7 +190,7 @@ public final class AudioFileSource: PCMSource {
     /// (`resolvingLength`), it is found on an open of its own.
     /// - Throws: `CancellationError`.
     @discardableResult
-    public func resolveLength() throws -> PCMLength {
+    package func resolveLength() throws -> PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
         if resolution == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
@@ -246,7 +246,7 @@ public final class AudioFileSource: PCMSource {
     }
 
     /// Why nothing tells the length before decoding, when nothing does.
-    public var lengthUnknownReason: String? { resolution?.unknownReason }
+    package var lengthUnknownReason: String? { resolution?.unknownReason }
 
     /// Resolves the length and keeps every packet's place on the way (MP3, ADTS AAC), for a
     /// reader that will seek often (playback).
@@ -338,7 +338,7 @@ public final class AudioFileSource: PCMSource {
     // MARK: Reading
 
     /// Lends the next frames, at most `maximumFrames` (see `PCMSource/read(maximumFrames:)`).
-    public func read(maximumFrames: Int) throws -> PCMChunk? {
+    package func read(maximumFrames: Int) throws -> PCMChunk? {
         if !rawDecided { decideRaw() }
         if let raw {
             if isCancelled() { throw CancellationError() }
@@ -427,7 +427,7 @@ public final class AudioFileSource: PCMSource {
 
     /// Moves so the next frame read is `frame` (see `PCMSource/seek(to:endingAt:)`).
     @discardableResult
-    public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
+    package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         guard frame >= 0 else { throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative") }
         if frame == 0 && atStart { return SeekedTo(required: 0, reached: 0) }
         if !rawDecided { decideRaw() }
@@ -519,7 +519,7 @@ public final class AudioFileSource: PCMSource {
 
     /// Problems met so far that did not stop decoding (skipped packets, a truncated file, a
     /// header that misstates the length), as the `ffmpeg` CLI would have logged them.
-    public var warnings: [ReverseAudioWarning] {
+    package var warnings: [ReverseAudioWarning] {
         var kinds: [ReverseAudioWarning.Kind] = []
         let skipped = positioner.skippedPackets
         if skipped > 0 { kinds.append(.skippedPackets(count: skipped, reason: positioner.firstSkipReason ?? "invalid data")) }

@@ -3,7 +3,7 @@ import ReverseAudioCore
 
 extension AudioInfo {
     /// Describes `url`: container, codec and PCM shape, and the frame count a decode gives
-    /// (``AudioFileSource/resolveLength()``: the same figure every operation uses).
+    /// (the same figure every operation uses).
     public static func read(from url: URL) throws -> AudioInfo {
         let source = try AudioFileSource(url: url, resolvingLength: true)
         return source.info
@@ -11,7 +11,7 @@ extension AudioInfo {
 
     /// The container's view only, without reading the packets: cheap, but `frames` is nil and
     /// `duration` is the container's figure (`durationIsEstimate`).
-    public static func probe(from url: URL) throws -> AudioInfo {
+    package static func probe(from url: URL) throws -> AudioInfo {
         try AudioInput(url: url).info(frames: nil)
     }
 

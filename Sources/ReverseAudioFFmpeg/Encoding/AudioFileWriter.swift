@@ -17,22 +17,22 @@ import ReverseAudioCore
 /// let writer = try AudioFileWriter(url: output, format: source.format)   // by the extension
 /// try transfer(source, to: writer)
 /// ```
-public final class AudioFileWriter: PCMSink, PositionedPCMSink {
+package final class AudioFileWriter: PCMSink, PositionedPCMSink {
     /// The finished file's location.
-    public let url: URL
+    package let url: URL
     /// The PCM the writer takes.
-    public let format: PCMFormat
+    package let format: PCMFormat
     /// The container and codec written.
-    public let outputFormat: OutputFormat
+    package let outputFormat: OutputFormat
     /// The codec actually used (for `.m4a` the automatic choice resolved): "pcm", "aac"…
-    public let codec: String
+    package let codec: String
     /// Frames handed over so far.
-    public private(set) var framesWritten: Int64 = 0
+    package private(set) var framesWritten: Int64 = 0
     /// What the writer changes on the way into the file ("sample format u8 → s16: FLAC has no 8-bit samples").
-    public let conversions: [String]
+    package let conversions: [String]
     /// The sample format the file holds: ``format``'s, or the wider one a lossless codec needs
     /// (8-bit into FLAC is 16-bit); nil for a lossy codec, which keeps no samples as such.
-    public let storedSampleFormat: SampleFormat?
+    package let storedSampleFormat: SampleFormat?
 
     /// What the writer takes from the input it converts, when there is one.
     package struct Input {
@@ -64,7 +64,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     ///   - outputFormat: the container and codec; nil picks them from `url`'s extension.
     ///   - overwrite: replace an existing file at `url` (only when ``finish()`` succeeds).
     ///   - expectedFrames: the length if known; beyond 4 GiB of data a WAV becomes RF64.
-    public convenience init(url: URL, format: PCMFormat, outputFormat: OutputFormat? = nil, overwrite: Bool = false,
+    package convenience init(url: URL, format: PCMFormat, outputFormat: OutputFormat? = nil, overwrite: Bool = false,
                             expectedFrames: Int64? = nil) throws {
         try self.init(url: url, format: format, outputFormat: outputFormat ?? OutputFormat.forFile(url), input: nil,
                       overwrite: overwrite, inputs: [], expectedFrames: expectedFrames)
@@ -127,7 +127,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
 
     /// Appends a block after everything written so far.
     /// - Throws: `ReverseAudioError/sampleBufferMismatch(reason:)` for a block of another format.
-    public func append(_ block: SampleBuffer) throws {
+    package func append(_ block: SampleBuffer) throws {
         guard block.format.holdsSameFrames(as: format) else {
             throw ReverseAudioError.sampleBufferMismatch(reason: "a block of \(block.format) cannot go into \(url.displayPath), a file of \(format)")
         }
@@ -135,14 +135,14 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     }
 
     /// Appends `chunk`'s frames after everything written so far.
-    public func write(_ chunk: PCMChunk) throws {
+    package func write(_ chunk: PCMChunk) throws {
         try write(chunk.bytes, frames: chunk.frameCount, at: endFrame)
     }
 
     /// Writes `frames` interleaved frames at frame index `frame`: out of order only into a
     /// ``positioned`` writer (a reversal writes the last block first); the file ends after the
     /// highest frame written.
-    public func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
         guard frames > 0, let base = bytes.baseAddress else { return }
         guard frame == endFrame || supportsPlacement else {
             throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(codec) is written in order only")
@@ -180,7 +180,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     }
 
     /// Starts the file again, empty, for an output of `frames` frames.
-    public func discardWrites(expectingFrames frames: Int64) throws {
+    package func discardWrites(expectingFrames frames: Int64) throws {
         try? muxer.close()
         do {
             muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer)
@@ -194,7 +194,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     }
 
     /// Completes the file (encoder drained, header patched) and moves it into place.
-    public func finish() throws {
+    package func finish() throws {
         guard !isFinished else { return }
         isFinished = true
         do {
@@ -208,7 +208,7 @@ public final class AudioFileWriter: PCMSink, PositionedPCMSink {
     }
 
     /// Abandons the file: nothing is left at `url` or under the temporary name.
-    public func cancel() {
+    package func cancel() {
         guard !isFinished else { return }
         isFinished = true
         try? muxer.close()

@@ -3,7 +3,7 @@ import ReverseAudioCore
 
 /// What kind of file is written: a format (its container) and the codec inside it, and a lossy
 /// codec's bit rate. Chosen from the output's extension (``forFile(_:formatName:codec:bitRate:)``),
-/// or by name: ``names`` lists them.
+/// or by name (`wav`, `flac`, `opus`…).
 public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     /// The format's name: "wav", "aiff", "caf", "flac", "m4a", "mp3", "aac", "ogg", "opus", "webm".
     public let name: String
@@ -15,9 +15,9 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     public let bitRate: Int?
 
     /// The format named `name`, holding `codec` at `bitRate`.
-    /// - Throws: ``ReverseAudioError/unknownChoice(_:value:choices:)`` for a format that is
-    ///   none of ``names``; ``ReverseAudioError/containerCannotHold(container:codec:holds:)``
-    ///   when it cannot hold `codec`; ``ReverseAudioError/settingOutOfRange(_:value:allowed:)``
+    /// - Throws: `ReverseAudioError.unknownChoice(_:value:choices:)` for a format that is
+    ///   none of the registered formats; `ReverseAudioError.containerCannotHold(container:codec:holds:)`
+    ///   when it cannot hold `codec`; `ReverseAudioError.settingOutOfRange(_:value:allowed:)`
     ///   for a bit rate the codec does not take.
     public init(name: String, codec: String? = nil, bitRate: Int? = nil) throws {
         guard let file = FileFormat.named(name) else {
@@ -47,8 +47,8 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// The format for writing `url`: by `formatName` when given ("wav", "flac", "m4a"…),
     /// otherwise by the file's extension; a pipe or a device without one is WAV, as `sox` writes.
-    /// - Throws: ``ReverseAudioError/unknownChoice(_:value:choices:)`` for an unknown name,
-    ///   ``ReverseAudioError/unknownOutputFormat(path:extension:known:)`` for an unknown
+    /// - Throws: `ReverseAudioError.unknownChoice(_:value:choices:)` for an unknown name,
+    ///   `ReverseAudioError.unknownOutputFormat(path:extension:known:)` for an unknown
     ///   extension, and what ``init(name:codec:bitRate:)`` throws.
     public static func forFile(_ url: URL, formatName: String? = nil, codec: String? = nil, bitRate: Int? = nil) throws -> OutputFormat {
         if formatName == nil, url.pathExtension.isEmpty, OutputFile.isSpecialFile(url) {
@@ -73,7 +73,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Every format's name, in the order help lists them.
-    public static var names: [String] { FileFormat.all.map(\.name) }
+    package static var names: [String] { FileFormat.all.map(\.name) }
 
     /// "wav (pcm)", "m4a (alac or aac)".
     public var description: String {
@@ -89,7 +89,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the codec written keeps every sample exactly (whatever the input).
-    public var keepsSamples: Bool {
+    package var keepsSamples: Bool {
         resolvedCodec(inputIsLossless: true).isLossless && resolvedCodec(inputIsLossless: false).isLossless
     }
 

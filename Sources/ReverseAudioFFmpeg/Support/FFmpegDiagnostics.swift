@@ -1,9 +1,9 @@
 import FFmpeg
 
 /// The FFmpeg libraries in use, and how much they print to standard error themselves.
-public enum FFmpegVersions {
+package enum FFmpegVersions {
     /// "libavformat 59.27.100, libavcodec 59.37.100, ...": the libraries this process linked.
-    public static var linked: String { FFmpegLog.libraryVersions }
+    package static var linked: String { FFmpegLog.libraryVersions }
 }
 
 /// Controls FFmpeg's own log messages (process-wide).

@@ -11,7 +11,7 @@ import ReverseAudioFFmpeg
 ///
 /// ```swift
 /// let song = URL(fileURLWithPath: "song.mp3")
-/// try WaveformData.write(song, to: [256, 512, 1024].map {
+/// try await WaveformData.write(song, to: [256, 512, 1024].map {
 ///     WaveformData.Output(URL(fileURLWithPath: "song-\($0).dat"), zoom: .samplesPerPixel($0))
 /// })
 /// ```
@@ -30,7 +30,7 @@ public enum WaveformData {
         case json
 
         /// The format `url`'s extension names, if any.
-        public init?(url: URL) { self.init(rawValue: url.pathExtension.lowercased()) }
+        package init?(url: URL) { self.init(rawValue: url.pathExtension.lowercased()) }
     }
 
     /// How many frames one pixel covers.
@@ -42,7 +42,7 @@ public enum WaveformData {
         case pixelsPerSecond(Int)
 
         /// The frames a pixel covers at `sampleRate`.
-        public func samplesPerPixel(atRate sampleRate: Int) -> Int {
+        package func samplesPerPixel(atRate sampleRate: Int) -> Int {
             switch self {
             case .samplesPerPixel(let frames): return frames
             case .pixelsPerSecond(let pixels): return pixels > 0 ? sampleRate / pixels : 0
@@ -65,27 +65,48 @@ public enum WaveformData {
     }
 
     /// What was written.
-    public struct Written: Sendable, Equatable {
+    package struct Written: Sendable, Equatable {
         /// Frames measured.
-        public let frames: Int64
+        package let frames: Int64
         /// The input's sample rate.
-        public let sampleRate: Int
+        package let sampleRate: Int
         /// Channels in each file: 1 when mixed.
-        public let channels: Int
+        package let channels: Int
         /// Per output, in order: its samples per pixel and its pixel count.
-        public let levels: [(samplesPerPixel: Int, pixels: Int64)]
+        package let levels: [(samplesPerPixel: Int, pixels: Int64)]
 
         /// Equal when every figure is (tuples have no `==` of their own to synthesise from).
-        public static func == (a: Written, b: Written) -> Bool {
+        package static func == (a: Written, b: Written) -> Bool {
             a.frames == b.frames && a.sampleRate == b.sampleRate && a.channels == b.channels
                 && a.levels.elementsEqual(b.levels) { $0 == $1 }
         }
     }
 
     /// The bit depths a file can have.
-    public static let bitDepths = [8, 16]
+    package static let bitDepths = [8, 16]
 
-    /// Writes each of `outputs` from one decode of `input`.
+    /// Writes each of `outputs` from one decode of `input`, on a thread of its own; cancelling
+    /// the task stops the work and removes the partial files.
+    /// - Parameters:
+    ///   - input: the audio file.
+    ///   - outputs: the files, `.dat` or `.json`, each at its zoom.
+    ///   - bits: 8 or 16 bits a value.
+    ///   - splitChannels: a min/max pair per channel instead of the channels mixed to one.
+    ///   - range: the part of the audio to measure; nil for all of it.
+    ///   - overwrite: replace existing files.
+    ///   - progress: called with fractions of the audio measured, from 0 to 1.
+    /// - Returns: the frames measured.
+    @discardableResult
+    public static func write(_ input: URL, to outputs: [Output], bits: Int = 16, splitChannels: Bool = false,
+                             range: TimeRange? = nil, overwrite: Bool = false, progress: ProgressHandler? = nil) async throws -> Int64 {
+        try await BlockingWork.run { flag in
+            try write(input, to: outputs, bits: bits, splitChannels: splitChannels, range: range, overwrite: overwrite,
+                      cancellation: flag, progress: progress).frames
+        }
+    }
+
+    /// The blocking form of ``write(_:to:bits:splitChannels:range:overwrite:progress:)``, on
+    /// `threads` threads, stopped by `cancellation`, saying each file's pixels.
     /// - Parameters:
     ///   - input: the audio file.
     ///   - outputs: the files, `.dat` or `.json`, each at its zoom.
@@ -99,7 +120,7 @@ public enum WaveformData {
     ///   - progress: called with fractions of the audio measured, from 0 to 1.
     /// - Returns: the frames measured and each file's pixels.
     @discardableResult
-    public static func write(_ input: URL, to outputs: [Output], bits: Int = 16, splitChannels: Bool = false,
+    package static func write(_ input: URL, to outputs: [Output], bits: Int = 16, splitChannels: Bool = false,
                              range: TimeRange? = nil, overwrite: Bool = false, threads: Int = ConversionOptions.availableCores,
                              cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Written {
         guard bitDepths.contains(bits) else {

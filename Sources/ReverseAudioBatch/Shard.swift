@@ -1,33 +1,34 @@
+import ReverseAudioCore
 /// One share of a batch: share `index` of `count`, counted from 0 as job arrays count their tasks.
 ///
 /// A file belongs to the share its relative path hashes to (``StableHash``), independently of
 /// every other file: adding files to a library never moves the ones already there, and two
 /// workers given the same files agree on who does which without talking to each other.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// This share, from 0 to `count - 1`.
-    public let index: Int
+    package let index: Int
     /// How many shares the batch is split into.
-    public let count: Int
+    package let count: Int
 
     /// The most shares a batch may be split into (Slurm sites cap arrays at a few thousand tasks).
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// Share `index` of `count`, or nil unless `0 <= index < count <= maximumCount`.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else { return nil }
         self.index = index
         self.count = count
     }
 
     /// `K/N` as `--shard` takes it (digits only), or nil.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Self.number(parts[0]), let count = Self.number(parts[1]) else { return nil }
         self.init(index: index, count: count)
     }
 
     /// True when the file at `relativePath` (its path under the folder given) is in this share.
-    public func contains(relativePath: String) -> Bool {
+    package func contains(relativePath: String) -> Bool {
         Int(Self.spread(StableHash.fnv1a(relativePath)) % UInt64(count)) == index
     }
 
@@ -45,7 +46,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `K/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// The largest number ``number(_:)`` reads: 7 digits, enough for any share or task index.
     static let largestNumber = 9_999_999

@@ -1,4 +1,5 @@
 import Foundation
+import ReverseAudioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,36 +15,36 @@ import Darwin
 /// loop ends at once), never descends into the folders it is told to exclude (a batch's own
 /// output folder), and passes over FIFOs, devices and sockets, which are no audio files and
 /// could block a read forever: every file passed over is listed with its reason.
-public enum SupportedAudioFiles {
+package enum SupportedAudioFiles {
     /// The extensions the original app listed, in its order, then Ogg's, Opus's and WebM's.
-    public static let extensions: [String] = ["aac", "m4a", "aiff", "aif", "wav", "mp3", "caf", "m4r", "flac", "ogg", "oga", "opus", "webm"]
+    package static let extensions: [String] = ["aac", "m4a", "aiff", "aif", "wav", "mp3", "caf", "m4r", "flac", "ogg", "oga", "opus", "webm"]
 
     /// True when `url`'s extension is one of ``extensions`` (case-insensitive).
-    public static func isSupported(_ url: URL) -> Bool {
+    package static func isSupported(_ url: URL) -> Bool {
         extensions.contains(url.pathExtension.lowercased())
     }
 
     /// The supported audio files directly inside `directory`, sorted by name.
     /// Hidden files, subfolders and special files are skipped.
-    public static func files(in directory: URL) throws -> [URL] {
+    package static func files(in directory: URL) throws -> [URL] {
         let found = try collect([directory], recursive: false, allFormats: false)
         if let failure = found.failures.first { throw failure }
         return found.files.map(\.url)
     }
 
     /// One file a batch will process.
-    public struct Found: Sendable, Equatable {
+    package struct Found: Sendable, Equatable {
         /// The file (an alias when its path is not UTF-8).
-        public let url: URL
+        package let url: URL
         /// The folders between the folder argument and the file ("" for a file named directly,
         /// "live/2019" for `ARG/live/2019/x.mp3`): outputs keep this structure. A folder name
         /// that is not UTF-8 appears escaped.
-        public let relativeFolder: String
+        package let relativeFolder: String
         /// The NAME its outputs are named from (see ``outputStem(of:siblingStems:)``).
-        public let outputStem: String
+        package let outputStem: String
 
         /// A file to process, whose outputs go under `relativeFolder` named from `outputStem`.
-        public init(url: URL, relativeFolder: String, outputStem: String) {
+        package init(url: URL, relativeFolder: String, outputStem: String) {
             self.url = url
             self.relativeFolder = relativeFolder
             self.outputStem = outputStem
@@ -51,21 +52,21 @@ public enum SupportedAudioFiles {
 
         /// Its path under the folder given ("live/2019/a.flac"; "a.flac" for a file named
         /// directly): what a batch's shares are drawn by.
-        public var relativePath: String {
+        package var relativePath: String {
             relativeFolder.isEmpty ? url.lastPathComponent : relativeFolder + "/" + url.lastPathComponent
         }
     }
 
     /// One thing to collect: a file or a folder, and the folder its outputs go under.
-    public struct Argument: Sendable {
+    package struct Argument: Sendable {
         /// The file or folder.
-        public let url: URL
+        package let url: URL
         /// For a file, the folders its outputs go under ("" for directly under the output folder);
         /// for a folder, the folders its contents' outputs go under.
-        public let relativeFolder: String
+        package let relativeFolder: String
 
         /// `url`, its outputs under `relativeFolder`.
-        public init(url: URL, relativeFolder: String = "") {
+        package init(url: URL, relativeFolder: String = "") {
             self.url = url
             self.relativeFolder = relativeFolder
         }
@@ -80,7 +81,7 @@ public enum SupportedAudioFiles {
     ///   - name: the file's name (escaped when not UTF-8).
     ///   - siblingStems: how many names of its folder (itself included, hidden ones not) have
     ///     each lower-cased stem.
-    public static func outputStem(of name: String, siblingStems: [String: Int]) -> String {
+    package static func outputStem(of name: String, siblingStems: [String: Int]) -> String {
         let (stem, ext) = split(name)
         guard let ext, siblingStems[stem.lowercased(), default: 0] > 1 else { return stem }
         return stem + "-" + ext
@@ -100,14 +101,14 @@ public enum SupportedAudioFiles {
     }
 
     /// What a collection found.
-    public struct Collection: Sendable {
+    package struct Collection: Sendable {
         /// The files to process, in argument order; inside a folder sorted by path, files
         /// before subfolders.
-        public var files: [Found] = []
+        package var files: [Found] = []
         /// Files and folders passed over, each with the reason (for `--verbose` and the summary).
-        public var skipped: [(path: String, reason: String)] = []
+        package var skipped: [(path: String, reason: String)] = []
         /// Arguments that could not be used at all (missing, unreadable folder).
-        public var failures: [ReverseAudioError] = []
+        package var failures: [ReverseAudioError] = []
     }
 
     /// The files named by `paths`: files as they are, folders by their contents.
@@ -117,12 +118,12 @@ public enum SupportedAudioFiles {
     ///   - allFormats: take every file whatever its extension (FFmpeg decides what it can read).
     ///   - excluding: folders never walked into, however reached (the batch's output folder:
     ///     its earlier outputs are no inputs).
-    public static func collect(_ paths: [URL], recursive: Bool, allFormats: Bool, excluding: [URL] = []) throws -> Collection {
+    package static func collect(_ paths: [URL], recursive: Bool, allFormats: Bool, excluding: [URL] = []) throws -> Collection {
         try collect(arguments: paths.map { Argument(url: $0) }, recursive: recursive, allFormats: allFormats, excluding: excluding)
     }
 
     /// The files named by `arguments`, each file's outputs under the folders its argument says.
-    public static func collect(arguments: [Argument], recursive: Bool, allFormats: Bool, excluding: [URL] = []) throws -> Collection {
+    package static func collect(arguments: [Argument], recursive: Bool, allFormats: Bool, excluding: [URL] = []) throws -> Collection {
         var walk = Walk(recursive: recursive, allFormats: allFormats)
         for folder in excluding {
             if let identity = FileIdentity(path: Array(folder.path.utf8)) { walk.excluded.insert(identity) }

@@ -1,8 +1,9 @@
+import ReverseAudioCore
 /// What a batch knows about one input: the line a manifest holds for it, and (when done) the
 /// record kept beside the outputs so that a rerun can tell the output is complete and current.
-public struct BatchRecord: Codable, Sendable, Equatable {
+package struct BatchRecord: Codable, Sendable, Equatable {
     /// How the input ended in this run.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// Being written: recorded before the work starts, so that a rerun after a kill knows the
         /// output under this name (if it was published) is the batch's own, to be replaced.
         case started
@@ -17,36 +18,36 @@ public struct BatchRecord: Codable, Sendable, Equatable {
     }
 
     /// The input as the user named it (escaped when its name is not UTF-8).
-    public var input: String
+    package var input: String
     /// The input's size in bytes when it was read.
-    public var size: Int64
+    package var size: Int64
     /// The input's modification time in nanoseconds since 1970, when it was read.
-    public var modified: Int64
+    package var modified: Int64
     /// The output's path under the output folder.
-    public var output: String
+    package var output: String
     /// Every setting that changes the output's bytes, as one canonical string.
-    public var options: String
+    package var options: String
     /// The tool and the FFmpeg libraries that made the output.
-    public var version: String
+    package var version: String
     /// How the input ended.
-    public var status: Status
+    package var status: Status
     /// The output's size in bytes (done and skipped).
-    public var outputSize: Int64?
+    package var outputSize: Int64?
     /// The output's SHA-256 (done and skipped), lower-case hexadecimal.
-    public var sha256: String?
+    package var sha256: String?
     /// Frames written (done and skipped).
-    public var frames: Int64?
+    package var frames: Int64?
     /// The output's duration: frames ÷ rate (done and skipped).
-    public var seconds: Double?
+    package var seconds: Double?
     /// What kind of failure (the error's case, such as `notMedia`), for failed and ignored inputs.
-    public var errorKind: String?
+    package var errorKind: String?
     /// The one-line message, for failed and ignored inputs.
-    public var error: String?
+    package var error: String?
     /// The share that did it (`K/N`), when the batch was split.
-    public var shard: String?
+    package var shard: String?
 
     /// A record of `input` in state `status`; the rest is filled in as the work goes.
-    public init(input: String, size: Int64, modified: Int64, output: String, options: String, version: String,
+    package init(input: String, size: Int64, modified: Int64, output: String, options: String, version: String,
                 status: Status, shard: String? = nil) {
         self.input = input
         self.size = size

@@ -1,4 +1,5 @@
 import Foundation
+import ReverseAudioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +14,7 @@ import Darwin
 /// take each output in turn: a run that finds the claim held waits, then finds the output done
 /// and skips it, where all of them used to write it and all but one fail "output already
 /// exists" for an output that was good. A claim left by a killed run is swept (its lock is free).
-public final class OutputClaim: Sendable {
+package final class OutputClaim: Sendable {
     /// The lock held; nil when the output could not be claimed by name (something that is not
     /// a file took the claim's name) and the run goes on unclaimed, as before claims.
     private let lock: OwnershipLock?
@@ -46,7 +47,7 @@ public final class OutputClaim: Sendable {
     }
 
     /// Gives the output up: the claim file is removed, then its lock dropped. Idempotent.
-    public func release() {
+    package func release() {
         guard let lock else { return }
         unlink(lock.path)
         ProcessCleanup.unregister(file: lock.path)

@@ -1,4 +1,5 @@
 import Foundation
+import ReverseAudioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,27 +13,27 @@ import Darwin
 /// One file per output (not one shared file) keeps shards from ever writing the same file, and
 /// a skip costs one small read. Each record is written under a temporary name and renamed over
 /// the old one, so a kill leaves the old record or the new, never half of one.
-public struct BatchStateStore: Sendable {
+package struct BatchStateStore: Sendable {
     /// The hidden folder inside the output folder (hidden, so a walk of the output folder
     /// never takes it as input).
-    public static let folderName = ".reverse-audio-state"
+    package static let folderName = ".reverse-audio-state"
 
     /// The batch's output folder.
-    public let outputFolder: URL
+    package let outputFolder: URL
 
     /// The records of the batch writing into `outputFolder`.
-    public init(outputFolder: URL) {
+    package init(outputFolder: URL) {
         self.outputFolder = outputFolder
     }
 
     /// Where the record of the output at `relativeOutput` lives.
-    public func recordPath(for relativeOutput: String) -> String {
+    package func recordPath(for relativeOutput: String) -> String {
         outputFolder.path + "/" + Self.folderName + "/" + relativeOutput + ".json"
     }
 
     /// The most a record may hold: one is a few hundred bytes, so anything near this is not one,
     /// and is never read whole (a sparse file can say it holds gigabytes).
-    public static let maximumRecordBytes = 64 * 1024
+    package static let maximumRecordBytes = 64 * 1024
 
     /// The record of the output at `relativeOutput`, or nil when there is none, or it is damaged
     /// (not JSON, too big to be one, or the record of another output): then the output is
@@ -40,7 +41,7 @@ public struct BatchStateStore: Sendable {
     /// - Throws: ``ReverseAudioError/unreadable(path:reason:)`` when the state folder or the
     ///   record cannot be read (no permission, an I/O error) or leads out of the output folder
     ///   (a symbolic link): the output side's failure, which every input would meet.
-    public func record(for relativeOutput: String) throws -> BatchRecord? {
+    package func record(for relativeOutput: String) throws -> BatchRecord? {
         let path = recordPath(for: relativeOutput)
         guard try checkFolders(of: path, creating: false) else { return nil }
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -77,7 +78,7 @@ public struct BatchStateStore: Sendable {
     /// Claims the output at `relativeOutput` for this run until the claim is released (see
     /// ``OutputClaim``): nil while another live run holds it.
     /// - Throws: as ``save(_:)`` for a state folder that cannot be used.
-    public func claim(_ relativeOutput: String) throws -> OutputClaim? {
+    package func claim(_ relativeOutput: String) throws -> OutputClaim? {
         let path = recordPath(for: relativeOutput) + ".claim"
         _ = try checkFolders(of: path, creating: true)
         return try OutputClaim.claim(at: path)
@@ -123,7 +124,7 @@ public struct BatchStateStore: Sendable {
     }
 
     /// Keeps `record` as the record of its output, atomically.
-    public func save(_ record: BatchRecord) throws {
+    package func save(_ record: BatchRecord) throws {
         let path = recordPath(for: record.output)
         let folder = (path as NSString).deletingLastPathComponent
         _ = try checkFolders(of: path, creating: true)

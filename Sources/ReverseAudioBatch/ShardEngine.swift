@@ -1,6 +1,7 @@
+import ReverseAudioCore
 /// Which share a worker takes when a batch engine starts it (`--shard auto`), read from the
 /// variables the engine sets: a Slurm job array, a Kubernetes Indexed Job, an AWS Batch array job.
-public enum ShardEngine: String, Sendable, CaseIterable {
+package enum ShardEngine: String, Sendable, CaseIterable {
     /// `SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT` (and `SLURM_ARRAY_TASK_MIN`,
     /// `SLURM_ARRAY_TASK_STEP` when the array does not start at 0 or skips).
     case slurm = "Slurm job array"
@@ -11,7 +12,7 @@ public enum ShardEngine: String, Sendable, CaseIterable {
     case awsBatch = "AWS Batch array job"
 
     /// The variable whose presence says the engine started this process.
-    public var indexVariable: String {
+    package var indexVariable: String {
         switch self {
         case .slurm: return "SLURM_ARRAY_TASK_ID"
         case .kubernetes: return "JOB_COMPLETION_INDEX"
@@ -20,29 +21,29 @@ public enum ShardEngine: String, Sendable, CaseIterable {
     }
 
     /// What `--shard auto` found: the share, the engine and the variables it was read from.
-    public struct Detection: Sendable, Equatable {
+    package struct Detection: Sendable, Equatable {
         /// The share this process takes.
-        public let shard: Shard
+        package let shard: Shard
         /// The engine that set the variables.
-        public let engine: ShardEngine
+        package let engine: ShardEngine
         /// "NAME=value" for each variable read (and `--shard-count N` when the count came from it).
-        public let sources: [String]
+        package let sources: [String]
 
         /// One line for standard error: which share, and from where.
-        public var summary: String { "shard \(shard) from the \(engine.rawValue) (\(sources.joined(separator: ", ")))" }
+        package var summary: String { "shard \(shard) from the \(engine.rawValue) (\(sources.joined(separator: ", ")))" }
     }
 
     /// Why `--shard auto` could not tell the share.
-    public struct DetectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct DetectionError: Error, Sendable, Equatable, CustomStringConvertible {
         /// One line naming the variable and what was wrong with it.
-        public let description: String
+        package let description: String
     }
 
     /// The share this process takes, from `environment` (engines are tried in the order Slurm,
     /// Kubernetes, AWS Batch; the first whose index variable is set is used) and `count` (from
     /// `--shard-count`: needed where the engine does not say how many tasks there are, and
     /// preferred where it does).
-    public static func detect(in environment: [String: String], count: Int? = nil) throws(DetectionError) -> Detection {
+    package static func detect(in environment: [String: String], count: Int? = nil) throws(DetectionError) -> Detection {
         guard let engine = allCases.first(where: { environment[$0.indexVariable] != nil }) else {
             throw DetectionError(description: "--shard auto found none of " + allCases.map(\.indexVariable).joined(separator: ", ")
                 + " in the environment: give --shard K/N")

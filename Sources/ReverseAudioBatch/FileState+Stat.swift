@@ -1,4 +1,5 @@
 import Foundation
+import ReverseAudioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +8,7 @@ import Darwin
 
 extension ResumeDecision.FileState {
     /// What is at `path` now (links followed), or nil when nothing is there: one `stat`, no read.
-    public init?(path: String) {
+    package init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         #if canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import ReverseAudioCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +20,7 @@ import Darwin
 ///
 /// A FIFO is opened when the first line is written, not before the work: opening one for
 /// writing waits for its reader, which may come only once there is something to read.
-public final class ManifestWriter: @unchecked Sendable {
+package final class ManifestWriter: @unchecked Sendable {
     // @unchecked: `descriptor` is only touched under `lock` (the tasks of one process share it;
     // flock does not exclude threads of the same process from each other).
     /// -1 until a FIFO is opened.
@@ -32,7 +33,7 @@ public final class ManifestWriter: @unchecked Sendable {
     /// Told (once per fragment) when a torn last line was removed, with what to say.
     private let onRepair: (@Sendable (String) -> Void)?
     /// The manifest's path, as given.
-    public let path: String
+    package let path: String
 
     /// Opens (creating it if missing) the manifest at `path` for appending; a FIFO is opened
     /// at the first line.
@@ -40,7 +41,7 @@ public final class ManifestWriter: @unchecked Sendable {
     ///   - onRepair: told when a torn last line is removed (to warn about it).
     ///   - isCancelled: polled while a FIFO waits for its reader; once true, the wait throws
     ///     `CancellationError`.
-    public init(path: String, onRepair: (@Sendable (String) -> Void)? = nil,
+    package init(path: String, onRepair: (@Sendable (String) -> Void)? = nil,
                 isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         self.path = path
         self.onRepair = onRepair
@@ -92,7 +93,7 @@ public final class ManifestWriter: @unchecked Sendable {
     /// The first byte of the regular file at `path` (a manifest's is `{`); nil when it is
     /// missing, empty, unreadable or not a regular file (a FIFO is never opened here: that would
     /// wait for a writer).
-    public static func firstByte(of path: String) -> UInt8? {
+    package static func firstByte(of path: String) -> UInt8? {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -103,7 +104,7 @@ public final class ManifestWriter: @unchecked Sendable {
     }
 
     /// Appends `record` as one line.
-    public func append(_ record: BatchRecord) throws {
+    package func append(_ record: BatchRecord) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var line = try encoder.encode(record)

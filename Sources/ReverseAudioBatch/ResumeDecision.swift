@@ -1,6 +1,7 @@
+import ReverseAudioCore
 /// Whether a rerun does an input again, decided from what is on disk only (sizes, times, the
 /// record), without opening the media: skipping must cost far less than reading.
-public enum ResumeDecision: Sendable, Equatable {
+package enum ResumeDecision: Sendable, Equatable {
     /// No earlier output: write it (refusing to replace a file that appears meanwhile).
     case write
     /// The output is complete and current: leave it.
@@ -12,16 +13,16 @@ public enum ResumeDecision: Sendable, Equatable {
     case refuse
 
     /// What is known of a file on disk: enough to tell it changed.
-    public struct FileState: Sendable, Equatable {
+    package struct FileState: Sendable, Equatable {
         /// False for a folder, a device, a FIFO: never replaced.
-        public let isRegularFile: Bool
+        package let isRegularFile: Bool
         /// Bytes.
-        public let size: Int64
+        package let size: Int64
         /// Nanoseconds since 1970.
-        public let modified: Int64
+        package let modified: Int64
 
         /// What a `stat` said.
-        public init(isRegularFile: Bool, size: Int64, modified: Int64) {
+        package init(isRegularFile: Bool, size: Int64, modified: Int64) {
             self.isRegularFile = isRegularFile
             self.size = size
             self.modified = modified
@@ -36,7 +37,7 @@ public enum ResumeDecision: Sendable, Equatable {
     ///   - options: the options of this run, as ``BatchRecord/options``.
     ///   - version: this tool's version, as ``BatchRecord/version``.
     ///   - overwrite: `-y`: everything is written again.
-    public static func decide(record: BatchRecord?, input: FileState, output: FileState?, options: String, version: String,
+    package static func decide(record: BatchRecord?, input: FileState, output: FileState?, options: String, version: String,
                               overwrite: Bool) -> ResumeDecision {
         guard let output else { return .write }
         if overwrite { return .replace(reason: "-y") }

@@ -1,6 +1,4 @@
 import Foundation
-import ReverseAudioCore
-import ReverseAudioFFmpeg
 
 /// One piece of a composition (`trim`, `join`, `compose`): a file, or part of it, forwards or
 /// reversed, with effects of its own; or digital silence.
@@ -10,6 +8,10 @@ public enum CompositionPiece: Sendable, Equatable {
     case file(URL, range: TimeRange? = nil, reversed: Bool = false, effects: [any AudioEffect] = [])
     /// Digital silence in the output's format, exact to the frame.
     case silence(TimePosition)
+
+    /// The longest silence one piece may hold: 24 hours. Longer is surely a mistake (a
+    /// frame count taken for seconds), and would fill a disk before anyone noticed.
+    public static let maximumSilenceSeconds: Double = 86_400
 
     /// The same pieces: the same file, range, direction and effects (compared by their
     /// descriptions), or silences of the same length.
