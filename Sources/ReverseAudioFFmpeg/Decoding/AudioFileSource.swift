@@ -444,7 +444,7 @@ public final class AudioFileSource: PCMSource {
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
             reached = try restartFromStart()
         } else if input.isSeekable && input.traits.isLossy
-                    && (frame <= Int64(input.traits.prerollSamples) || !input.parameters.timestampsResolveSamples) {
+                    && (frame <= Int64(input.traits.prerollSamples) || !input.timestampsArePositions) {
             // A restart at the stream's first packet: its start trimming (an encoder's delay, an
             // Opus pre-skip) reaches the decoder as a fresh open's does.
             try restartFromStart(decodingFirstFrame: false)

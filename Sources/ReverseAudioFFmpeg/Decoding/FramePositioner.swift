@@ -91,7 +91,7 @@ final class FramePositioner {
             let count = Int64(frame.sampleCount)
             if firstFrameCount == nil { firstFrameCount = frame.sampleCount }
             var start = nextPosition
-            if parameters.timestampsResolveSamples, let pts = frame.presentationTimestamp {
+            if input.timestampsArePositions, let pts = frame.presentationTimestamp {
                 let samples = parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
                 if origin == nil { origin = samples }
                 start = samples - origin!
@@ -139,9 +139,10 @@ final class FramePositioner {
             nextEntry = restart
             lastPacketPosition = nil
             hasSought = true
-        } else if !parameters.timestampsResolveSamples {
-            // Timestamps too coarse to find a sample by: decode again from the start, counting.
-            try wrap { try input.demuxer.seek(stream: input.streamIndex, toTimestamp: parameters.startTimestamp ?? 0) }
+        } else if !input.timestampsArePositions {
+            // Timestamps too coarse to find a sample by, or not the decode's positions (an MP4
+            // edit list that splices): decode again from the start, counting.
+            try wrap { try input.rewindDemuxer() }
         } else {
             // Not clamped at 0: an encoder's priming packets lie before output frame 0.
             let timestamp = parameters.timeBaseUnits(fromSamples: target - Int64(input.traits.prerollSamples) + (origin ?? 0),
