@@ -16,6 +16,9 @@ package final class FrameDecoder {
     package var prepare: ((Packet) throws(FFmpegError) -> Void)?
     /// While false, rejected packets are not counted (pre-roll after a seek may fail to decode).
     package var countsSkippedPackets = true
+    /// Packets for which this is true are read but not decoded (those wholly before a target
+    /// reached by reading from the start); nil decodes every packet.
+    package var passesOver: ((Packet) -> Bool)?
     private let packet: Packet
     private var state = State.reading
     /// The decoder refused `packet` until its output was taken: offer it again first.
@@ -78,6 +81,7 @@ package final class FrameDecoder {
                 state = .draining
                 return
             }
+            if passesOver?(packet) == true { continue }
             try prepare?(packet)
             do {
                 packetWaiting = try send(packet) == .outputPending

@@ -58,6 +58,11 @@ public final class AudioFileSource: PCMSource {
     /// PCM read from the file without decoding, once the first read or seek found it possible.
     private var raw: RawPCMReader?
     private var rawDecided = false
+    /// True once the demuxer failed to seek: FFmpeg 5.1's FLAC demuxer cannot seek in frames of
+    /// some 150 KB or more (65535-sample blocks at 96 kHz) and reads nothing more afterwards, so
+    /// every later seek opens the file again and reads it from the start, passing over the
+    /// packets before the target without decoding them.
+    private var seeksByReadingFromStart = false
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -213,10 +218,19 @@ public final class AudioFileSource: PCMSource {
         let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
             && (!indexed || resolution?.index?.isComplete == true)
         let fresh: AudioInput
-        if rewinds {
+        if rewinds && !seeksByReadingFromStart {
             fresh = try input.withFreshDecoder(threads: threads)
             // A stream decoded by a packet index goes back by the index (its first seek).
-            if !indexed { try mappingFFmpegErrors(path: fresh.path) { try fresh.rewindDemuxer() } }
+            if !indexed {
+                do {
+                    try fresh.rewindDemuxer()
+                } catch {
+                    if error.isInterrupted { throw CancellationError() }
+                    // A demuxer that cannot seek is opened again (``seeksByReadingFromStart``).
+                    seeksByReadingFromStart = true
+                    return try restartFromStart(decodingFirstFrame: decodingFirstFrame, decoderThreads: threads, reopening: true)
+                }
+            }
         } else {
             fresh = try AudioInput(url: url, isCancelled: isCancelled, decoderThreads: threads)
         }
@@ -449,14 +463,28 @@ public final class AudioFileSource: PCMSource {
             // Opus pre-skip) reaches the decoder as a fresh open's does.
             try restartFromStart(decodingFirstFrame: false)
             reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+        } else if seeksByReadingFromStart {
+            reached = try readFromStart(toFrame: frame)
         } else {
             resampler.reset()
-            reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+            do {
+                reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+            } catch is FramePositioner.SeekUnavailable {
+                seeksByReadingFromStart = true
+                reached = try readFromStart(toFrame: frame)
+            }
         }
         if let statedEnd { reached = min(reached, statedEnd) }
         position = reached
         atStart = false
         return SeekedTo(required: frame, reached: reached)
+    }
+
+    /// Reaches `frame` on a new open of the file, read from its start (see
+    /// ``seeksByReadingFromStart``).
+    private func readFromStart(toFrame frame: Int64) throws -> Int64 {
+        try restartFromStart(decodingFirstFrame: false, reopening: true)
+        return try positioner.readFromStart(toFrame: frame)
     }
 
     /// Caps the index FFmpeg builds of the packets it reads (WAV, FLAC, MP3 keep one), for a

@@ -151,8 +151,10 @@ final class FramePositioner {
                 try input.demuxer.seek(stream: input.streamIndex, toTimestamp: timestamp)
             } catch {
                 if error.isInterrupted { throw CancellationError() }
-                // No index to seek by: start again from the beginning and decode up to the target.
-                try wrap { try input.demuxer.seek(toByte: 0) }
+                // A demuxer whose seek failed may read nothing more (FFmpeg 5.1's FLAC demuxer
+                // after a search through frames of some 150 KB or more): the caller opens the
+                // file again and reads it from the start (``readFromStart(toFrame:)``).
+                throw SeekUnavailable()
             }
         }
         decoding.restart()
@@ -160,6 +162,36 @@ final class FramePositioner {
         dropBefore = target
         nextPosition = 0
         // Decode up to the target now, so the caller learns where the stream really is.
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
+    }
+
+    /// Thrown by ``seek(toFrame:decodingUntil:)`` when the demuxer could not seek, and may be
+    /// left unable to read.
+    struct SeekUnavailable: Error {}
+
+    /// Moves to output frame `target` on an input just opened, without seeking: the packets
+    /// that end before the codec's pre-roll ahead of it are read and passed over without being
+    /// decoded, then decoding drops what comes before it. What a file whose demuxer cannot seek
+    /// gets instead of a seek; it costs reading the file up to the target.
+    /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
+    func readFromStart(toFrame target: Int64) throws -> Int64 {
+        if origin == nil { origin = parameters.startSamples ?? 0 }
+        holdsFrame = false
+        let rate = parameters.sampleRate
+        let passBefore = target - Int64(input.traits.prerollSamples) + (origin ?? 0)
+        let timestamps = input.timestampsArePositions
+        decoding.passesOver = { [parameters] packet in
+            guard timestamps, let pts = packet.presentationTimestamp, packet.duration > 0 else { return false }
+            return parameters.samples(fromTimeBaseUnits: pts + packet.duration, sampleRate: rate) <= passBefore
+        }
+        defer { decoding.passesOver = nil }
+        decoding.countsSkippedPackets = false
+        dropBefore = target
+        nextPosition = 0
         if try next() {
             holdsFrame = true
             return frameStart

@@ -140,7 +140,13 @@ enum LengthResolver {
     private static func checkedByLastFrame(_ input: AudioInput, stated: Int64, paddingFollows: Bool,
                                            isCancelled: @escaping @Sendable () -> Bool) throws -> (Int64?, Bool) {
         let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
-        let reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        let reached: Int64
+        do {
+            reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        } catch is FramePositioner.SeekUnavailable {
+            // Inconclusive: the packets are counted instead, on an open of their own.
+            return (nil, false)
+        }
         // Nothing decoded after the seek: it went where the data is missing (an MP4 whose
         // index outlives its cut-off data). Inconclusive: the packets are counted instead.
         if reached == 0 && stated > 1 { return (nil, positioner.readFailure != nil) }
