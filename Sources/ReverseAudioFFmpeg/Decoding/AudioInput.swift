@@ -107,11 +107,12 @@ package final class AudioInput {
 
     /// True when an MP4 edit list splices pieces of the stream's media (more than one edit
     /// that plays media, ``MP4EditList``): the packets' timestamps are then not where their
-    /// samples come in the decode. Read from the file once, when first asked.
+    /// samples come in the decode. Read once, when first asked, through this open of the file
+    /// (the mov demuxer seeks to every packet it reads, so reading its boxes moves nothing).
     package var splicesEdits: Bool {
         if let known = splicing { return known }
         let splices = isSeekable && traits.followsContainerDuration
-            && (MP4EditList.mediaEditCount(in: url, track: streamIndex) ?? 0) > 1
+            && (MP4EditList.mediaEditCount(in: demuxer, track: streamIndex) ?? 0) > 1
         splicing = splices
         return splices
     }

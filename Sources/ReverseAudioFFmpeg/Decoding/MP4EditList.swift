@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 
 /// The edit list (`moov/trak/edts/elst`) of one track of an MP4 file, read from the file's
@@ -10,13 +11,12 @@ import Foundation
 /// discard, so a packet's timestamp no longer tells where its samples are in the decode, and a
 /// copy of packets cannot restate the splice.
 enum MP4EditList {
-    /// The edits of track `track` (0 for the first `trak` box: FFmpeg's stream index) of `url`
-    /// that play media (`media_time` other than −1); nil when the file's boxes do not say (not
-    /// an MP4, no edit list, boxes laid out otherwise).
-    static func mediaEditCount(in url: URL, track: Int) -> Int? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        guard let movie = try? topLevelBox("moov", in: handle), movie.count > 8 else { return nil }
+    /// The edits of track `track` (0 for the first `trak` box: FFmpeg's stream index) of
+    /// `demuxer`'s file that play media (`media_time` other than −1); nil when the file's boxes
+    /// do not say (not an MP4, no edit list, boxes laid out otherwise). Read through the
+    /// demuxer's own open of the file.
+    static func mediaEditCount(in demuxer: Demuxer, track: Int) -> Int? {
+        guard let movie = topLevelBox("moov", in: demuxer), movie.count > 8 else { return nil }
         var seen = 0
         for trak in children(of: movie, from: 8) where trak.type == "trak" {
             defer { seen += 1 }
@@ -35,17 +35,16 @@ enum MP4EditList {
     }
 
     /// The whole box of type `type` among the file's top-level boxes (its header included).
-    private static func topLevelBox(_ type: String, in handle: FileHandle) throws -> [UInt8]? {
-        let length = try handle.seekToEnd()
-        var position: UInt64 = 0
+    private static func topLevelBox(_ type: String, in demuxer: Demuxer) -> [UInt8]? {
+        guard let length = demuxer.fileSize else { return nil }
+        var position: Int64 = 0
         while position + 8 <= length {
-            try handle.seek(toOffset: position)
-            let head = [UInt8](try handle.read(upToCount: 16) ?? Data())
+            let head = demuxer.peekBytes(count: 16, at: position)
             guard head.count >= 8 else { return nil }
-            var size = UInt64(integer(head, 0, 4))
+            var size = Int64(integer(head, 0, 4))
             if size == 1 {
                 guard head.count == 16 else { return nil }
-                size = UInt64(integer(head, 8, 8))
+                size = Int64(truncatingIfNeeded: UInt64(integer(head, 8, 8)))
             } else if size == 0 {
                 size = length - position
             }
@@ -54,8 +53,7 @@ enum MP4EditList {
                 // A movie box is a few megabytes at most (an hour's sample tables); past 256 MiB
                 // the file is not one this reads.
                 guard size < 1 << 28 else { return nil }
-                try handle.seek(toOffset: position)
-                let box = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
+                let box = demuxer.peekBytes(count: Int(size), at: position)
                 return box.count == Int(size) ? box : nil
             }
             position += size
