@@ -148,23 +148,30 @@ package struct CodecTraits: Sendable, Equatable {
                 payload += max(packetBytes(start) - 36, 1)  // header and side information excluded
             }
             return max(start - 1, 0)
+        case .pcm, .flac, .alac, .otherLossless:
+            // Each packet decodes on its own.
+            return holding
         default:
             return max(holding - 2, 0)
         }
     }
 
-    /// False for a packet the decoder will reject without output: for MPEG audio, one that does
-    /// not start with a frame header (ISO 11172-3: the 11-bit sync, a version and layer that are
-    /// not reserved, a bit-rate index other than 15, a sampling-rate index other than 3). An ID3
-    /// tag between two concatenated MP3 files reaches the decoder as such a packet.
+    /// False for a packet the decoder will reject without output, decided from its bytes as the
+    /// decoder decides: for MPEG audio, one that does not start with a frame header (an ID3 tag
+    /// between two concatenated MP3 files reaches the decoder as such a packet), or whose layer
+    /// III side information the decoder refuses (a bit flipped there by a disk or a network:
+    /// ``MPEGAudioFrame/yieldsNoSamples(_:)``). A count of the packets, and an index of where each
+    /// one's samples come, then place every later frame where a continuous decode puts it.
     package func canDecode(_ packet: Packet) -> Bool {
         guard family == .mp3 || family == .mpegLayer1or2 else { return true }
-        guard packet.size >= 4, let data = packet.pointer.pointee.data else { return false }
-        let header = (UInt32(data[0]) << 24) | (UInt32(data[1]) << 16) | (UInt32(data[2]) << 8) | UInt32(data[3])
-        return header & 0xFFE0_0000 == 0xFFE0_0000    // sync
-            && (header >> 19) & 3 != 1                 // version: reserved
-            && (header >> 17) & 3 != 0                 // layer: reserved
-            && (header >> 12) & 0xF != 0xF             // bit rate: bad
-            && (header >> 10) & 3 != 3                 // sampling rate: reserved
+        guard packet.size > 0 else { return false }
+        return packet.withBytes { !MPEGAudioFrame.yieldsNoSamples($0) }
+    }
+
+    /// True for a packet ``canDecode(_:)`` refuses that the decoder reports as an error (an
+    /// ID3v1 tag is passed over without one).
+    package func reportsRejection(of packet: Packet) -> Bool {
+        guard !canDecode(packet) else { return false }
+        return packet.withBytes { bytes in bytes.count < 3 || !(bytes[0] == 0x54 && bytes[1] == 0x41 && bytes[2] == 0x47) }
     }
 }

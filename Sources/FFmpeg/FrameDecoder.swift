@@ -153,6 +153,19 @@ package final class FrameDecoder {
         }
     }
 
+    /// What `packet` decodes to alone, with a fresh decoder of `demuxer`'s stream `streamIndex`
+    /// (for a codec whose frames depend on nothing before them: FLAC): its samples, and the
+    /// decoder's reason when it rejected the packet.
+    package static func decodingAlone(_ packet: Packet, demuxer: Demuxer, streamIndex: Int) throws -> (samples: Int, rejection: String?) {
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: 1)
+        let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: demuxer, streamIndex: streamIndex))
+        let frame = try Frame()
+        var samples = 0
+        try loop.decode(packet, into: frame) { samples += $0.sampleCount }
+        try loop.drain(into: frame) { samples += $0.sampleCount }
+        return (samples, loop.skippedPackets > 0 ? loop.firstSkipReason ?? FFmpegError.invalidDataText : nil)
+    }
+
     /// Samples each of `packets` decodes to with a fresh decoder of `demuxer`'s stream
     /// `streamIndex`, given in order (a packet the decoder rejects, or one whose frame needs
     /// data from before the first, gives none; the gapless trimming they carry applies).

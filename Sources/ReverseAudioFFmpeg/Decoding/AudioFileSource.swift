@@ -200,6 +200,8 @@ public final class AudioFileSource: PCMSource {
         if resolution == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
+            // Where a rejected packet moved every later one, seeks go by the index made of them.
+            if let index = resolution?.index { positioner.adopt(index) }
         }
         return resolution!.length
     }
@@ -239,7 +241,7 @@ public final class AudioFileSource: PCMSource {
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
         input = fresh
         resampler = makeResampler()
-        if let index = resolution?.index, indexed { positioner.adopt(index) }
+        if let index = resolution?.index { positioner.adopt(index) }
         guard decodingFirstFrame else { return 0 }
         if positioner.hasCompleteIndex {
             // Every packet stamped from the index, as a read in order from the start stamps it
@@ -452,6 +454,11 @@ public final class AudioFileSource: PCMSource {
         }
         pending.clear()
         flushed = false
+        if input.traits.family == .flac && input.isSeekable && resolution == nil && decodedLength == nil {
+            // A frame rejected before the target moves it earlier in the decode than its
+            // timestamp says: resolving the length finds such frames first (``FLACDamageScan``).
+            _ = try resolveLength()
+        }
         var reached: Int64
         if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
             // A fresh decoder from the start decodes exactly as the continuous decode does, even
@@ -546,8 +553,13 @@ public final class AudioFileSource: PCMSource {
     /// header that misstates the length), as the `ffmpeg` CLI would have logged them.
     public var warnings: [ReverseAudioWarning] {
         var kinds: [ReverseAudioWarning.Kind] = []
-        let skipped = positioner.skippedPackets
-        if skipped > 0 { kinds.append(.skippedPackets(count: skipped, reason: positioner.firstSkipReason ?? "invalid data")) }
+        // What the decode met so far, or what resolving the length found of the whole file
+        // (every command says the same of a file, whatever part of it it decodes).
+        let skipped = max(positioner.skippedPackets, resolution?.rejectedPackets ?? 0)
+        if skipped > 0 {
+            let reason = positioner.firstSkipReason ?? resolution?.rejectionReason ?? FFmpegError.invalidDataText
+            kinds.append(.skippedPackets(count: skipped, reason: reason))
+        }
         if let failure = positioner.readFailure { kinds.append(.readStoppedEarly(reason: failure)) }
         let damaged = skipped > 0 || positioner.readFailure != nil
         let parameters = input.parameters
@@ -558,15 +570,23 @@ public final class AudioFileSource: PCMSource {
         // At another rate whole output frames are counted: mapped back, the count is uncertain by
         // one output frame's worth of stream frames (at 1 Hz, half a second rounds to nothing).
         let slack = format.sampleRate == rate ? 0 : Int64(rate / max(format.sampleRate, 1)) + 1
-        if let stated = parameters.statedDurationSamples, stated > 0, let known, abs(known - stated) > slack,
-           !input.demuxer.durationIsEstimatedFromBitRate {
+        // The header's own statement where FFmpeg states what the file holds instead (a WAV cut
+        // short); otherwise FFmpeg's, unless it only estimated it from the bit rate.
+        let statement = resolution?.declaredFrames
+            ?? (input.demuxer.durationIsEstimatedFromBitRate ? nil : parameters.statedDurationSamples)
+        if let stated = statement, stated > 0, let known, abs(known - stated) > slack {
             if parameters.traits.containerStatesLength {
                 // PCM and FLAC state their length exactly: any difference is worth a word. Less
                 // audio than stated is a file cut short unless every frame decoded cleanly (a
-                // FLAC header that is simply wrong).
+                // FLAC header that is simply wrong), or packets rejected inside the stream held
+                // what is missing (a file damaged, not cut).
                 let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || resolution?.endIsDamaged == true)
-                kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
-                                      : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
+                if known < stated && resolution?.losesFramesInside == true {
+                    kinds.append(.damagedPacketsLost(decodedFrames: known, statedFrames: stated, sampleRate: rate))
+                } else {
+                    kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
+                                          : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
+                }
             } else if stated - known > max(stated / 20, 8192) {
                 // Other containers state lengths roughly (ALAC in CAF over-states by up to a packet).
                 kinds.append(.truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate))

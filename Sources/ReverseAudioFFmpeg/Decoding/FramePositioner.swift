@@ -73,8 +73,10 @@ final class FramePositioner {
     var hasCompleteIndex: Bool { index?.isComplete == true }
 
     /// Uses a complete index built elsewhere (by counting the packets) instead of building one.
+    /// A stream that seeks by timestamp takes one too when the resolution made one (a FLAC
+    /// stream with a rejected frame: its timestamps are no longer the decode's positions).
     func adopt(_ complete: PacketIndex) {
-        if index != nil, complete.isComplete, !hasSought { index = complete }
+        if complete.isComplete, !hasSought { index = complete }
     }
 
     /// Hands ``frame`` out again at the next ``next()`` (a frame decoded to learn the format).
