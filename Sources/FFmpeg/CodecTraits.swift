@@ -69,6 +69,15 @@ package struct CodecTraits: Sendable, Equatable {
     package let restartsWithFreshDecoder: Bool
     /// How a cut keeps the stream's own format.
     package let cutMethod: CutMethod
+    /// AAC with spectral band replication (HE-AAC) and with parametric stereo on top (HE-AAC
+    /// v2), as phones and streaming encoders make it: tools whose state spans packets, so a
+    /// decode restarted after a seek needs more of them before the target than the core does
+    /// (``prerollPackets``).
+    package let spectralBandReplication: Bool
+    package let parametricStereo: Bool
+    /// Packets before the one holding a seek's target that are decoded and dropped, for codecs
+    /// decoded by a packet index (MP3 counts its bit reservoir instead: ``restartPacket(holding:packetBytes:)``).
+    package let prerollPackets: Int
     /// PCM whose stored bytes are exactly what libavcodec decodes it to (unsigned 8-bit, and
     /// little-endian 16- and 32-bit integers and floats, on a little-endian machine): a reader
     /// may copy the bytes instead of decoding them.
@@ -95,9 +104,25 @@ package struct CodecTraits: Sendable, Equatable {
         default: family = isLossy ? .otherLossy : .otherLossless
         }
         frameSize = isLossy ? Int(max(parameters.frame_size, 0)) : 0
+        let tools = family == .aac ? Self.aacTools(parameters) : (sbr: false, ps: false)
+        spectralBandReplication = tools.sbr
+        parametricStereo = tools.ps
+        // The AAC core: one packet of MDCT overlap, two decoded (measured bit-exact without
+        // noise substitution). SBR (ISO/IEC 14496-3 §4.6.18) keeps its QMF analysis (320
+        // samples) and synthesis (1280) delay lines, the previous frame's low band that its
+        // high-frequency generator reads and an envelope grid that may begin in the previous
+        // frame, and smooths its gains over the envelopes before: under one more frame. PS
+        // (§8.6.4) adds its hybrid filter bank's delay, decorrelator delay lines of up to 14
+        // QMF slots with all-pass links, a transient detector whose peak decay (0.765625 a
+        // slot) needs some 42 slots to fall below 16 bits, and parameters interpolated from
+        // the previous envelope: under two more frames of 32 slots.
+        switch (family, tools.sbr, tools.ps) {
+        case (.aac, true, true): prerollPackets = 5
+        case (.aac, true, false): prerollPackets = 3
+        default: prerollPackets = 2
+        }
         switch family {
-        // One packet of overlap; two are decoded.
-        case .aac: prerollSamples = 2 * max(frameSize, 1024)
+        case .aac: prerollSamples = prerollPackets * max(frameSize, tools.sbr ? 2048 : 1024)
         // Its stated pre-roll, at least 320 ms.
         case .opus: prerollSamples = max(Int(parameters.seek_preroll), rate * 320 / 1000)
         // Two of its longest packets.
@@ -111,6 +136,9 @@ package struct CodecTraits: Sendable, Equatable {
         containerStatesLength = family == .pcm || family == .flac
         followsContainerDuration = isMP4
         switch family {
+        // SBR's noise floor and sinusoids take their phase from indices that run on from the
+        // decode's first packet (a flush keeps them): only a continuous decode has them.
+        case .aac where tools.sbr: seekExactness = .converges
         case .aac: seekExactness = .bitExactWithoutNoiseSubstitution
         case .opus: seekExactness = .converges
         default: seekExactness = .bitExact
@@ -152,8 +180,27 @@ package struct CodecTraits: Sendable, Equatable {
             // Each packet decodes on its own.
             return holding
         default:
-            return max(holding - 2, 0)
+            return max(holding - prerollPackets, 0)
         }
+    }
+
+    /// Whether an AAC stream uses SBR and PS: the decoder's profile (FFmpeg names HE-AAC and
+    /// HE-AAC v2 so when it finds them signalled implicitly, in the packets, as ADTS carries
+    /// them), the AudioSpecificConfig's object type (5 or 29 when signalled explicitly, as MP4
+    /// carries them; the profile then names the core), or a frame of 2048 samples (SBR doubles
+    /// the core's 1024).
+    private static func aacTools(_ parameters: AVCodecParameters) -> (sbr: Bool, ps: Bool) {
+        var objectType = 0
+        if parameters.extradata_size >= 1, let data = parameters.extradata {
+            objectType = Int(data[0] >> 3)
+            if objectType == 31, parameters.extradata_size >= 2 {
+                objectType = 32 + (Int(data[0] & 7) << 3 | Int(data[1] >> 5))
+            }
+        }
+        let profile = parameters.profile
+        let ps = profile == FF_PROFILE_AAC_HE_V2 || objectType == 29
+        let sbr = ps || profile == FF_PROFILE_AAC_HE || objectType == 5 || parameters.frame_size == 2048
+        return (sbr, ps)
     }
 
     /// False for a packet the decoder will reject without output, decided from its bytes as the

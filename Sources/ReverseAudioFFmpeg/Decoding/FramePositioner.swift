@@ -205,6 +205,13 @@ final class FramePositioner {
     /// or from the first packet (a decoder that has decoded nothing decodes a restart at the
     /// start exactly as a fresh decode).
     private func learnOrigin() throws {
+        // libavcodec's AAC decoder doubles the skip side data of a stream with SBR (it takes
+        // it for the core's rate), so its first frame comes later than the demuxer's start
+        // time says: that frame's own timestamp is where the decode starts.
+        if input.traits.spectralBandReplication, let first = try firstFrameTimestamp() {
+            origin = first
+            return
+        }
         // The demuxer's start time is the first output sample's timestamp, whatever trimmed the
         // start (skip side data, which Ogg attaches only on the first read; a codec delay; a
         // Vorbis first packet that only primes the decoder).
@@ -224,6 +231,19 @@ final class FramePositioner {
             return
         }
         origin = 0
+    }
+
+    /// The timestamp, in samples, of the first frame a decode from the stream's start gives,
+    /// found with a decoder of its own (the demuxer is left for the caller to move).
+    private func firstFrameTimestamp() throws -> Int64? {
+        try wrap {
+            try input.rewindDemuxer()
+            let decoder = try Decoder(demuxer: input.demuxer, streamIndex: input.streamIndex, threads: 1)
+            let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
+            let first = try Frame()
+            guard try loop.next(into: first), let pts = first.presentationTimestamp else { return nil }
+            return parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
+        }
     }
 
     /// A pipe cannot be sought in: decoding goes on from where it is and drops what comes
