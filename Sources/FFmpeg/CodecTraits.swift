@@ -69,6 +69,15 @@ package struct CodecTraits: Sendable, Equatable {
     package let restartsWithFreshDecoder: Bool
     /// How a cut keeps the stream's own format.
     package let cutMethod: CutMethod
+    /// AAC with spectral band replication (HE-AAC) and with parametric stereo on top (HE-AAC
+    /// v2), as phones and streaming encoders make it: tools whose state spans packets, so a
+    /// decode restarted after a seek needs more of them before the target than the core does
+    /// (``prerollPackets``).
+    package let spectralBandReplication: Bool
+    package let parametricStereo: Bool
+    /// Packets before the one holding a seek's target that are decoded and dropped, for codecs
+    /// decoded by a packet index (MP3 counts its bit reservoir instead: ``restartPacket(holding:packetBytes:)``).
+    package let prerollPackets: Int
     /// PCM whose stored bytes are exactly what libavcodec decodes it to (unsigned 8-bit, and
     /// little-endian 16- and 32-bit integers and floats, on a little-endian machine): a reader
     /// may copy the bytes instead of decoding them.
@@ -95,9 +104,25 @@ package struct CodecTraits: Sendable, Equatable {
         default: family = isLossy ? .otherLossy : .otherLossless
         }
         frameSize = isLossy ? Int(max(parameters.frame_size, 0)) : 0
+        let tools = family == .aac ? Self.aacTools(parameters) : (sbr: false, ps: false)
+        spectralBandReplication = tools.sbr
+        parametricStereo = tools.ps
+        // The AAC core: one packet of MDCT overlap, two decoded (measured bit-exact without
+        // noise substitution). SBR (ISO/IEC 14496-3 §4.6.18) keeps its QMF analysis (320
+        // samples) and synthesis (1280) delay lines, the previous frame's low band that its
+        // high-frequency generator reads and an envelope grid that may begin in the previous
+        // frame, and smooths its gains over the envelopes before: under one more frame. PS
+        // (§8.6.4) adds its hybrid filter bank's delay, decorrelator delay lines of up to 14
+        // QMF slots with all-pass links, a transient detector whose peak decay (0.765625 a
+        // slot) needs some 42 slots to fall below 16 bits, and parameters interpolated from
+        // the previous envelope: under two more frames of 32 slots.
+        switch (family, tools.sbr, tools.ps) {
+        case (.aac, true, true): prerollPackets = 5
+        case (.aac, true, false): prerollPackets = 3
+        default: prerollPackets = 2
+        }
         switch family {
-        // One packet of overlap; two are decoded.
-        case .aac: prerollSamples = 2 * max(frameSize, 1024)
+        case .aac: prerollSamples = prerollPackets * max(frameSize, tools.sbr ? 2048 : 1024)
         // Its stated pre-roll, at least 320 ms.
         case .opus: prerollSamples = max(Int(parameters.seek_preroll), rate * 320 / 1000)
         // Two of its longest packets.
@@ -111,6 +136,9 @@ package struct CodecTraits: Sendable, Equatable {
         containerStatesLength = family == .pcm || family == .flac
         followsContainerDuration = isMP4
         switch family {
+        // SBR's noise floor and sinusoids take their phase from indices that run on from the
+        // decode's first packet (a flush keeps them): only a continuous decode has them.
+        case .aac where tools.sbr: seekExactness = .converges
         case .aac: seekExactness = .bitExactWithoutNoiseSubstitution
         case .opus: seekExactness = .converges
         default: seekExactness = .bitExact
@@ -148,23 +176,49 @@ package struct CodecTraits: Sendable, Equatable {
                 payload += max(packetBytes(start) - 36, 1)  // header and side information excluded
             }
             return max(start - 1, 0)
+        case .pcm, .flac, .alac, .otherLossless:
+            // Each packet decodes on its own.
+            return holding
         default:
-            return max(holding - 2, 0)
+            return max(holding - prerollPackets, 0)
         }
     }
 
-    /// False for a packet the decoder will reject without output: for MPEG audio, one that does
-    /// not start with a frame header (ISO 11172-3: the 11-bit sync, a version and layer that are
-    /// not reserved, a bit-rate index other than 15, a sampling-rate index other than 3). An ID3
-    /// tag between two concatenated MP3 files reaches the decoder as such a packet.
+    /// Whether an AAC stream uses SBR and PS: the decoder's profile (FFmpeg names HE-AAC and
+    /// HE-AAC v2 so when it finds them signalled implicitly, in the packets, as ADTS carries
+    /// them), the AudioSpecificConfig's object type (5 or 29 when signalled explicitly, as MP4
+    /// carries them; the profile then names the core), or a frame of 2048 samples (SBR doubles
+    /// the core's 1024).
+    private static func aacTools(_ parameters: AVCodecParameters) -> (sbr: Bool, ps: Bool) {
+        var objectType = 0
+        if parameters.extradata_size >= 1, let data = parameters.extradata {
+            objectType = Int(data[0] >> 3)
+            if objectType == 31, parameters.extradata_size >= 2 {
+                objectType = 32 + (Int(data[0] & 7) << 3 | Int(data[1] >> 5))
+            }
+        }
+        let profile = parameters.profile
+        let ps = profile == FF_PROFILE_AAC_HE_V2 || objectType == 29
+        let sbr = ps || profile == FF_PROFILE_AAC_HE || objectType == 5 || parameters.frame_size == 2048
+        return (sbr, ps)
+    }
+
+    /// False for a packet the decoder will reject without output, decided from its bytes as the
+    /// decoder decides: for MPEG audio, one that does not start with a frame header (an ID3 tag
+    /// between two concatenated MP3 files reaches the decoder as such a packet), or whose layer
+    /// III side information the decoder refuses (a bit flipped there by a disk or a network:
+    /// ``MPEGAudioFrame/yieldsNoSamples(_:)``). A count of the packets, and an index of where each
+    /// one's samples come, then place every later frame where a continuous decode puts it.
     package func canDecode(_ packet: Packet) -> Bool {
         guard family == .mp3 || family == .mpegLayer1or2 else { return true }
-        guard packet.size >= 4, let data = packet.pointer.pointee.data else { return false }
-        let header = (UInt32(data[0]) << 24) | (UInt32(data[1]) << 16) | (UInt32(data[2]) << 8) | UInt32(data[3])
-        return header & 0xFFE0_0000 == 0xFFE0_0000    // sync
-            && (header >> 19) & 3 != 1                 // version: reserved
-            && (header >> 17) & 3 != 0                 // layer: reserved
-            && (header >> 12) & 0xF != 0xF             // bit rate: bad
-            && (header >> 10) & 3 != 3                 // sampling rate: reserved
+        guard packet.size > 0 else { return false }
+        return packet.withBytes { !MPEGAudioFrame.yieldsNoSamples($0) }
+    }
+
+    /// True for a packet ``canDecode(_:)`` refuses that the decoder reports as an error (an
+    /// ID3v1 tag is passed over without one).
+    package func reportsRejection(of packet: Packet) -> Bool {
+        guard !canDecode(packet) else { return false }
+        return packet.withBytes { bytes in bytes.count < 3 || !(bytes[0] == 0x54 && bytes[1] == 0x41 && bytes[2] == 0x47) }
     }
 }

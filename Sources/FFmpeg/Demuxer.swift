@@ -202,6 +202,34 @@ package final class Demuxer {
         return filled
     }
 
+    /// Up to `count` bytes of the file from byte `offset`, read through the demuxer's own open
+    /// of the file (no other open of it), which is then put back where it was: for a header the
+    /// demuxer reads but does not tell (an MP4 edit list, a WAV data size). Empty when the
+    /// input cannot be read there.
+    package func peekBytes(count: Int, at offset: Int64) -> [UInt8] {
+        guard let io = context.pointee.pb, count > 0, offset >= 0 else { return [] }
+        let here = avio_tell(io)
+        defer { _ = avio_seek(io, here, SEEK_SET) }
+        guard avio_seek(io, offset, SEEK_SET) >= 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBufferPointer { buffer in
+                avio_read(io, buffer.baseAddress! + filled, Int32(clamping: count - filled))
+            }
+            if got <= 0 { break }
+            filled += Int(got)
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// The file's size in bytes, when the input knows it (not a pipe).
+    package var fileSize: Int64? {
+        guard let io = context.pointee.pb else { return nil }
+        let size = avio_size(io)
+        return size >= 0 ? size : nil
+    }
+
     func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }

@@ -42,6 +42,9 @@ package struct FFmpegError: Error, Sendable, Equatable, CustomStringConvertible 
         code < 0 && code > -4096 ? -code : nil
     }
 
+    /// FFmpeg's text for `AVERROR_INVALIDDATA`, the reason a decoder gives for a packet it rejects.
+    package static var invalidDataText: String { text(for: ra_averror_invaliddata()) }
+
     /// FFmpeg's text for an error code.
     package static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

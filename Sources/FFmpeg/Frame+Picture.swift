@@ -13,6 +13,12 @@ extension Frame {
         return value == ra_av_nopts_value() ? nil : value
     }
 
+    /// Gives the frame the presentation time a continuous decode would have given it, where the
+    /// decoder could not (see ``bestEffortTimestamp``).
+    package func setBestEffortTimestamp(_ timestamp: Int64) {
+        pointer.pointee.best_effort_timestamp = timestamp
+    }
+
     /// How long the frame lasts in its stream's time base, from its packet; 0 when unknown.
     package var duration: Int64 { ra_frame_duration(pointer) }
 

@@ -16,6 +16,9 @@ package final class FrameDecoder {
     package var prepare: ((Packet) throws(FFmpegError) -> Void)?
     /// While false, rejected packets are not counted (pre-roll after a seek may fail to decode).
     package var countsSkippedPackets = true
+    /// Packets for which this is true are read but not decoded (those wholly before a target
+    /// reached by reading from the start); nil decodes every packet.
+    package var passesOver: ((Packet) -> Bool)?
     private let packet: Packet
     private var state = State.reading
     /// The decoder refused `packet` until its output was taken: offer it again first.
@@ -78,6 +81,7 @@ package final class FrameDecoder {
                 state = .draining
                 return
             }
+            if passesOver?(packet) == true { continue }
             try prepare?(packet)
             do {
                 packetWaiting = try send(packet) == .outputPending
@@ -147,6 +151,19 @@ package final class FrameDecoder {
             guard result == .frame else { return }
             try deliver(frame)
         }
+    }
+
+    /// What `packet` decodes to alone, with a fresh decoder of `demuxer`'s stream `streamIndex`
+    /// (for a codec whose frames depend on nothing before them: FLAC): its samples, and the
+    /// decoder's reason when it rejected the packet.
+    package static func decodingAlone(_ packet: Packet, demuxer: Demuxer, streamIndex: Int) throws -> (samples: Int, rejection: String?) {
+        let decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: 1)
+        let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: demuxer, streamIndex: streamIndex))
+        let frame = try Frame()
+        var samples = 0
+        try loop.decode(packet, into: frame) { samples += $0.sampleCount }
+        try loop.drain(into: frame) { samples += $0.sampleCount }
+        return (samples, loop.skippedPackets > 0 ? loop.firstSkipReason ?? FFmpegError.invalidDataText : nil)
     }
 
     /// Samples each of `packets` decodes to with a fresh decoder of `demuxer`'s stream

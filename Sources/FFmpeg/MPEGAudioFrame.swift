@@ -56,6 +56,47 @@ package struct MPEGAudioFrame: Sendable, Equatable {
         part23Lengths = lengths
     }
 
+    /// True when libavcodec's MPEG audio decoder gives no samples for a packet of these bytes:
+    /// an ID3v1 tag, passed over; otherwise a packet it rejects (`AVERROR_INVALIDDATA`). As
+    /// its `decode_frame` does, leading zero bytes are passed over; then it rejects no frame
+    /// header ("Header missing"), free format (a header that does not say the frame's size),
+    /// and for layer III side information that `mp_decode_layer3` refuses: a granule's
+    /// `big_values` above 288 ("big_values too big"), or a window-switched granule of block
+    /// type 0 ("invalid block type"). Damage elsewhere in a frame decodes, to other samples.
+    /// Side information cut off by the end of the bytes reads as zeros, as the decoder's
+    /// padded buffer does.
+    package static func yieldsNoSamples(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var start = 0
+        while start < bytes.count && bytes[start] == 0 { start += 1 }
+        guard bytes.count - start >= 4 else { return true }
+        let word = (UInt32(bytes[start]) << 24) | (UInt32(bytes[start + 1]) << 16) | (UInt32(bytes[start + 2]) << 8)
+            | UInt32(bytes[start + 3])
+        // An ID3v1 tag reaching the decoder is passed over.
+        if word >> 8 == 0x54_41_47 { return true }
+        guard let header = MPEGAudioHeader(word), header.bitRateIndex != 0 else { return true }
+        guard header.layer == 3 else { return false }
+        var reader = BitReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[start...]), byteOffset: header.sideInformationOffset)
+        let channels = header.channelCount
+        if header.isLowSamplingFrequency {
+            reader.skip(8 + channels)                     // main_data_begin, private bits
+        } else {
+            reader.skip(9 + (channels == 1 ? 5 : 3) + 4 * channels)  // main_data_begin, private bits, scfsi
+        }
+        for _ in 0..<(header.granules * channels) {
+            reader.skip(12)                               // part2_3_length
+            if reader.read(9) > 288 { return true }       // big_values
+            reader.skip(8 + (header.isLowSamplingFrequency ? 9 : 4))  // global_gain, scalefac_compress
+            if reader.read(1) == 1 {                      // window_switching_flag
+                if reader.read(2) == 0 { return true }    // block_type
+                reader.skip(1 + 2 * 5 + 3 * 3)
+            } else {
+                reader.skip(3 * 5 + 4 + 3)
+            }
+            reader.skip((header.isLowSamplingFrequency ? 0 : 1) + 1 + 1)
+        }
+        return false
+    }
+
     /// Bytes of the frame's main-data area: what follows the header, the CRC and the side
     /// information (the bit reservoir's share of this frame).
     package var mainDataAreaSize: Int { header.mainDataAreaSize }
@@ -172,10 +213,11 @@ private struct BitReader {
         bit = byteOffset * 8
     }
 
+    /// Reads `count` bits; bits past the end read as zeros.
     mutating func read(_ count: Int) -> Int {
         var value = 0
         for _ in 0..<count {
-            let byte = bytes[bit >> 3]
+            let byte = bit >> 3 < bytes.count ? bytes[bit >> 3] : 0
             value = (value << 1) | Int((byte >> (7 - UInt8(bit & 7))) & 1)
             bit += 1
         }

@@ -20,6 +20,10 @@ final class GroupDecoder {
     /// Frames dropped because their timestamp did not rise (a stream repeating a timestamp).
     private(set) var repeatedTimestamps = 0
     private var lastDelivered: Int64?
+    /// The time between the last two frames delivered, and the frames delivered of the group
+    /// being decoded.
+    private var lastStep: Int64?
+    private var deliveredInGroup = 0
 
     init(source: VideoSource, isCancelled: @escaping @Sendable () -> Bool) throws {
         self.source = source
@@ -40,6 +44,8 @@ final class GroupDecoder {
     func decode(_ group: KeyframeIndex.Group, deliver: (Frame) throws -> Void) throws {
         try seek(to: group)
         lastDelivered = nil
+        lastStep = nil
+        deliveredInGroup = 0
         var fed = 0
         var more = true
         // The keyframe is in `packet` now.
@@ -57,6 +63,8 @@ final class GroupDecoder {
     func decodeAll(from first: KeyframeIndex.Group, deliver: (Frame) throws -> Void) throws {
         try seek(to: first)
         lastDelivered = nil
+        lastStep = nil
+        deliveredInGroup = 0
         let everything = KeyframeIndex.Group(keyPosition: nil, keyTimestamp: first.start, keyDecodingTimestamp: nil,
                                              keyOrdinal: first.keyOrdinal, packetCount: .max, start: first.start, end: nil, frameCount: 0)
         var more = true
@@ -69,13 +77,46 @@ final class GroupDecoder {
     }
 
     private func accept(_ frame: Frame, in group: KeyframeIndex.Group, _ deliver: (Frame) throws -> Void) throws {
-        guard let timestamp = frame.bestEffortTimestamp, group.contains(timestamp) else { return }
+        guard let timestamp = timestamp(of: frame, in: group), shows(frame, at: timestamp, in: group) else { return }
         if let last = lastDelivered, timestamp <= last {
             repeatedTimestamps += 1
             return
         }
+        if let last = lastDelivered { lastStep = timestamp - last }
         lastDelivered = timestamp
+        deliveredInGroup += 1
         try deliver(frame)
+    }
+
+    /// True when `frame` is one of those `group` shows. A picture whose packet carried no
+    /// presentation time (an MPEG program stream stamps only its keyframes' packets) is stamped
+    /// by FFmpeg with the decoding time of the packet decoded after it: the last picture before
+    /// a keyframe so gets the keyframe packet's, which may be the next group's start. Such a
+    /// picture belongs to the group decoded from its packet as long as the group still lacks
+    /// pictures (the index counted it there by its own packet's time).
+    private func shows(_ frame: Frame, at timestamp: Int64, in group: KeyframeIndex.Group) -> Bool {
+        if group.contains(timestamp) { return true }
+        return frame.presentationTimestamp == nil && timestamp >= group.start && deliveredInGroup < group.frameCount
+    }
+
+    /// The frame's presentation time. Where FFmpeg has none (a picture without a presentation
+    /// time of its own that a drain releases: no packet follows whose decoding time it could
+    /// take), it is the one a continuous decode implies: the picture before it plus its
+    /// duration; for the first picture of a decode, its keyframe's time, or, when that packet
+    /// stated only a decoding time, one picture later (the decoder's one-picture delay that
+    /// decoding time allows for). The frame is stamped with it, for whoever reads its time next.
+    private func timestamp(of frame: Frame, in group: KeyframeIndex.Group) -> Int64? {
+        if let stamped = frame.bestEffortTimestamp { return stamped }
+        let step = frame.duration > 0 ? frame.duration : (lastStep ?? 0)
+        let inferred: Int64
+        if let last = lastDelivered {
+            guard step > 0 else { return nil }
+            inferred = last + step
+        } else {
+            inferred = group.keyDecodingTimestamp == group.keyTimestamp ? group.keyTimestamp + step : group.keyTimestamp
+        }
+        frame.setBestEffortTimestamp(inferred)
+        return inferred
     }
 
     /// Reads the stream's next packet into `packet`; false at the end of the file (a read
@@ -106,8 +147,9 @@ final class GroupDecoder {
                 reader = PacketReader(demuxer: demuxer, streamIndex: source.stream.index)
                 decoding = try source.mappingErrors { try FrameDecoder(decoder: source.decoder, reader: reader) }
             }
+            var reachedKeyPosition = false
             while try nextVideoPacket() {
-                if isKeyframe(of: group) { return }
+                if isKeyframe(of: group, afterItsPosition: &reachedKeyPosition) { return }
                 if isPast(group) { break }
             }
         }
@@ -115,8 +157,18 @@ final class GroupDecoder {
                                                   reason: "the keyframe at timestamp \(group.keyTimestamp) cannot be found again")
     }
 
-    private func isKeyframe(of group: KeyframeIndex.Group) -> Bool {
-        if let position = group.keyPosition, let here = packet.filePosition { return here == position }
+    /// True when `packet` is `group`'s keyframe. Read in order, the keyframe's packet starts
+    /// where the index saw it. After a seek, a parser that restarts inside a program stream's
+    /// PES packet first hands out what precedes the picture there (the end of the picture
+    /// before, which reading in order joined to that one) with the PES packet's position and
+    /// time: the keyframe is then the next keyframe packet, which has no position of its own.
+    private func isKeyframe(of group: KeyframeIndex.Group, afterItsPosition reached: inout Bool) -> Bool {
+        if let position = group.keyPosition, let here = packet.filePosition {
+            if here == position && packet.isKeyframe { return true }
+            reached = here == position
+            return false
+        }
+        if reached { return packet.isKeyframe }
         return packet.isKeyframe && (packet.presentationTimestamp ?? packet.decodingTimestamp) == group.keyTimestamp
     }
 

@@ -24,7 +24,8 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         for file in files {
             do {
                 let url = try StandardStreams.seekableInputURL(file)
-                let info = try await SignalCancellation.run { try await Self.describe(url) }
+                let (info, warnings) = try await SignalCancellation.run { try await Self.describe(url) }
+                warnings.forEach(ErrorReporting.printWarning)
                 try result.print(text(info), jsonLine: try JSONResultOption.line(encoding: info))
             } catch {
                 ErrorReporting.printError(error)
@@ -35,10 +36,14 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         if failed { throw ExitCode.failure }
     }
 
-    /// What `AudioInfo.read` gives, on a thread of its own, stopped by a signal.
-    static func describe(_ url: URL) async throws -> AudioInfo {
+    /// What `AudioInfo.read` gives, and what resolving the length found wrong with the file
+    /// (the warnings `convert` gives of it: damage skipped, a file cut short), on a thread of
+    /// its own, stopped by a signal.
+    static func describe(_ url: URL) async throws -> (AudioInfo, [ReverseAudioWarning]) {
         try await BlockingWork.run { flag in
-            try AudioFileSource(url: url, cancellation: flag, resolvingLength: true).info
+            let source = try AudioFileSource(url: url, cancellation: flag, resolvingLength: true)
+            let info = source.info
+            return (info, source.warnings)
         }
     }
 

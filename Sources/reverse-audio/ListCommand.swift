@@ -33,7 +33,7 @@ struct ListCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         var estimated = false
         for file in files {
             do {
-                let info = try await SignalCancellation.run { try await InfoCommand.describe(file) }
+                let info = try await SignalCancellation.run { try await InfoCommand.describe(file).0 }
                 estimated = estimated || info.durationIsEstimate
                 if result.json { Console.out(try JSONResultOption.line(encoding: info)) }
                 table.add(file.lastPathComponent, "\(info.container.split(separator: ",").first ?? "") / \(info.codec)",

@@ -161,6 +161,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                     }
                 }
                 display.clear()
+                written.warnings.forEach(ErrorReporting.printWarning)
                 for (file, level) in zip(outputs, written.levels) {
                     let channels = "\(written.channels) channel\(written.channels == 1 ? "" : "s")"
                     shared.result.print("wrote \(input) -> \(file.name) (\(level.samplesPerPixel) samples per pixel, \(level.pixels) pixels, \(channels), \(bits) bits)",
@@ -181,6 +182,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 }
             }
             display.clear()
+            drawing.warnings.forEach(ErrorReporting.printWarning)
             let frames = drawing.frames.map { "\($0) frames" }.joined(separator: " and ")
             shared.result.print("drew \(input)\(compare.map { " and \($0)" } ?? "") -> \(output) (\(width)x\(height), \(frames))",
                                 json: ["input": input, "compare": compare.map { $0 as Any } ?? NSNull(), "output": output, "width": width, "height": height,

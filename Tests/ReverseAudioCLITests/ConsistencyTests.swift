@@ -17,6 +17,9 @@ import TestSupport
         "bad-truncated-30pct-faststart.m4a",     // an MP4 whose index states more than its data holds
         "bad-flac-cut-short.flac",               // a FLAC cut inside a frame, decoding 1.5 s of 3
         "bad-adts-cut-short.aac",                // ADTS cut inside its last packet
+        "bad-mp3-damaged-frame.mp3",             // one frame in the middle the decoder rejects
+        "bad-flac-damaged-frame.flac",           // one FLAC frame in the middle the decoder rejects
+        "bad-wav-cut-short.wav",                 // a WAV whose header states more than the file holds
     ]
 
     static var inputs: [String] {
@@ -225,7 +228,8 @@ import TestSupport
 
     /// Damaged inputs for the warning test, with the extension their outputs take.
     static let damaged = ["bad-flac-cut-short.flac", "bad-truncated-30pct.mp3", "bad-truncated-30pct.flac",
-                          "bad-truncated-30pct-faststart.m4a", "bad-adts-cut-short.aac"]
+                          "bad-truncated-30pct-faststart.m4a", "bad-adts-cut-short.aac", "bad-mp3-damaged-frame.mp3",
+                          "bad-flac-damaged-frame.flac", "bad-wav-cut-short.wav"]
 
     @Test("trim, join and compose warn about a damaged input by the input's name, not the output's",
           arguments: damaged, ["trim", "join", "compose"])

@@ -89,6 +89,27 @@ import TestSupport
         }
     }
 
+    @Test("an MPEG-2 program stream stamping only its keyframes' packets (I and P, groups of 11, odd height): every picture, as ffmpeg -vf reverse gives them")
+    func programStreamKeepsEveryPicture() throws {
+        let input = Fixtures.video("mpeg2-ps-ip-gop11-odd.mpg")
+        let directory = try TemporaryDirectory()
+        let output = directory.file("reversed.mkv")
+        // A small memory limit: several decode runs, each ending on a picture without a time.
+        let result = try Self.run(input, output, ["--lossless", "--memory-limit", "1"])
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(!result.errorText.contains("could not be decoded"), "\(result.errorText)")
+        let hashed = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", input.path, "-vf", "crop=96:52:0:0,reverse",
+                                                      "-f", "framemd5", "-"])
+        try #require(hashed.status == 0, "\(hashed.errorText)")
+        let expected = hashed.outputText.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
+        #expect(expected.count == 65)
+        // Compared without the last row: a 4:2:0 crop to an odd height rounds to an even one.
+        let made = try VideoOracle.pictures(of: output, filter: "crop=96:52:0:0").map(\.md5)
+        #expect(made.count == expected.count, "\(made.count) pictures written, ffmpeg -vf reverse gives \(expected.count)")
+        #expect(made == expected, "pictures not those of ffmpeg -vf reverse")
+    }
+
     @Test("--audio-codec pcm: the audio equals ffmpeg -af areverse bit for bit, in the decoder's own format",
           arguments: [("h264-25fps-51aac.mov", "mov", "f32le"), ("h264-vfr-pcm.mkv", "mov", "s16le"),
                       ("h264-30fps-bframes-aac.mp4", "mkv", "f32le")])

@@ -16,6 +16,23 @@ public enum SignalFiles {
         }
     }
 
+    /// Like ``shared(_:seconds:codecArguments:)``, but stereo white noise (each channel its own)
+    /// at `rate`: what compresses least (the largest lossless frames).
+    public static func sharedNoise(_ name: String, seconds: Int, rate: Int, codecArguments: [String] = []) throws -> URL {
+        try cache.file(named: name) {
+            try FileManager.default.createDirectory(at: sharedDirectory, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: SignalFiles.sharedDirectory) }
+            let url = sharedDirectory.appendingPathComponent(name)
+            let source = "aevalsrc=exprs='0.9*(2*random(0)-1)|0.9*(2*random(1)-1)':c=stereo:s=\(rate):d=\(seconds)"
+            let result = try ProcessRunner.run(
+                "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + codecArguments + [url.path])
+            guard result.status == 0 else {
+                throw FFmpegOracle.Failure(description: "ffmpeg could not make \(name): \(result.errorText)")
+            }
+            return url
+        }
+    }
+
     /// A stereo 44.1 kHz sweep-plus-noise file of `seconds` seconds, encoded by ffmpeg into
     /// `directory/name` with `codecArguments` (e.g. `["-c:a", "libmp3lame", "-b:a", "128k"]`).
     public static func make(_ name: String, seconds: Int, in directory: URL, codecArguments: [String] = []) throws -> URL {

@@ -357,9 +357,7 @@ public struct Composition: Sendable {
                                       warnings: []))
             }
         case .mp4EditList?:
-            guard EditListCut.canCut(reference.openedInput) else {
-                return .notCopied("only AAC in a seekable MP4 file, timed in samples, can be copied")
-            }
+            if let refusal = EditListCut.refusal(reference.openedInput) { return .notCopied(refusal) }
             // A cut that names its end needs no length: the copy finds a range past the end.
             var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
             if frames.upperBound == .max {

@@ -36,6 +36,9 @@ public enum Waveform {
         package let width: Int
         /// The picture's height in pixels.
         package let height: Int
+        /// Problems with the files drawn that did not stop the work (damage skipped, a file cut
+        /// short), in panel order.
+        package var warnings: [ReverseAudioWarning] = []
     }
 
     /// Draws `input` (and `compare` in a second panel under it) into a picture at `output`, in
@@ -117,19 +120,22 @@ public enum Waveform {
         }
         try destination.commit()
         reporter.complete()
-        return Drawing(frames: measured.map(\.frames), width: width, height: height)
+        var drawing = Drawing(frames: measured.map(\.frames), width: width, height: height)
+        drawing.warnings = measured.flatMap(\.warnings)
+        return drawing
     }
 
     /// One file's panel and the frames it shows.
     private static func measure(_ url: URL, columns: Int, range: TimeRange?, threads: Int, cancellation: CancellationFlag?,
-                                progress: ProgressHandler?) throws -> (panel: WaveformLayout.Measured, frames: Int64) {
+                                progress: ProgressHandler?) throws -> (panel: WaveformLayout.Measured, frames: Int64,
+                                                                       warnings: [ReverseAudioWarning]) {
         let measured = try columnExtremes(of: url, columns: columns, range: range, threads: threads, cancellation: cancellation,
                                           progress: progress)
         let panel = WaveformLayout.Measured(
             name: url.lastPathComponent,
             channelNames: ChannelNames.of(layoutName: measured.format.channelLayoutName, channelCount: measured.format.channelCount),
             sampleRate: measured.format.sampleRate, extremes: measured.extremes, seconds: measured.seconds)
-        return (panel, measured.frames)
+        return (panel, measured.frames, measured.warnings)
     }
 
     /// The smallest and largest sample of each column, per channel, the frames drawn, their
@@ -138,7 +144,8 @@ public enum Waveform {
     /// the true one.
     static func columnExtremes(of url: URL, columns: Int, range: TimeRange?, threads: Int = 1, cancellation: CancellationFlag?,
                                progress: ProgressHandler? = nil) throws
-        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat) {
+        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat,
+            warnings: [ReverseAudioWarning]) {
         var assumed: Int64?
         while true {
             let chain = try AudioChain(url: url, recipe: ChainRecipe(range: range, sampleFormat: .f32), cancellation: cancellation ?? CancellationFlag())
@@ -151,7 +158,8 @@ public enum Waveform {
             let (input, _) = try chain.job(threads: threads, scheduler: scheduler)
             let drawn = try scheduler.transfer(input, reversed: false, into: accumulator).frames
             if drawn == total || assumed != nil {
-                return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate), file.format)
+                return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(file.format.sampleRate), file.format,
+                        chain.warnings)
             }
             assumed = drawn
         }

@@ -12,6 +12,9 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
         case readStoppedEarly(reason: String)
         /// The decode ended well before the stated length after damage: the file looks cut off.
         case truncated(decodedFrames: Int64, statedFrames: Int64, sampleRate: Int)
+        /// Packets rejected inside the stream held the frames the decode lacks of the stated
+        /// length: the file is damaged, not cut short.
+        case damagedPacketsLost(decodedFrames: Int64, statedFrames: Int64, sampleRate: Int)
         /// Every frame decoded, but the header states another length; the decoded one was used.
         case headerMisstatesLength(statedFrames: Int64, decodedFrames: Int64, sampleRate: Int)
         /// The length predicted from the packets (or asked for) was not what decoding gave.
@@ -51,6 +54,8 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
             return "reading stopped early: \(reason); decoded what came before"
         case .truncated(let decoded, let stated, let rate):
             return "decoded \(Self.seconds(decoded, rate)) s of the \(Self.seconds(stated, rate)) s the file declares: it looks truncated"
+        case .damagedPacketsLost(let decoded, let stated, let rate):
+            return "decoded \(Self.seconds(decoded, rate)) s of the \(Self.seconds(stated, rate)) s the file declares: the damaged packets skipped held the rest"
         case .headerMisstatesLength(let stated, let decoded, let rate):
             return "the header declares \(Self.seconds(stated, rate)) s (\(stated) frames) but the stream holds \(Self.seconds(decoded, rate)) s (\(decoded) frames), every frame intact: the header is wrong; the decoded length was used"
         case .lengthDiffers(let predicted, let decoded, let isRange):

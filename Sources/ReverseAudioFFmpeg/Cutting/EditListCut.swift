@@ -44,6 +44,16 @@ package enum EditListCut {
             && Int(parameters.timeBaseDenominator) == parameters.sampleRate
     }
 
+    /// Why `source`'s packets cannot be copied into a cut; nil when they can. An edit list that
+    /// splices pieces of the media (``AudioInput/splicesEdits``) cannot be restated by one edit
+    /// over copied packets: the copy would hold the packets FFmpeg decodes only to prime the
+    /// decoder before the splice as audio.
+    package static func refusal(_ source: AudioInput) -> String? {
+        guard canCut(source) else { return "only AAC in a seekable MP4 file, timed in samples, can be copied" }
+        if source.splicesEdits { return "its edit list splices pieces of its media, which a single edit over its packets cannot state" }
+        return nil
+    }
+
     /// The frames a decode of `source` gives (FFmpeg's: every packet whole after the edit's start),
     /// found from the last packet alone; nil when the stream's timestamps do not tell it.
     package static func decodedLength(of source: AudioInput) throws -> Int64? {
@@ -75,7 +85,8 @@ package enum EditListCut {
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
-        guard canCut(source), !range.isEmpty, range.lowerBound >= 0 else { return .refused("only AAC in a seekable MP4 file, timed in samples, can be copied") }
+        if let refusal = refusal(source) { return .refused(refusal) }
+        guard !range.isEmpty, range.lowerBound >= 0 else { return .refused("the cut is empty") }
         let parameters = source.parameters
         let frameSize = Int64(parameters.codecFrameSize)
         let (streamStart, origin) = try firstPacket(of: source)

@@ -58,6 +58,11 @@ package final class AudioFileSource: PCMSource {
     /// PCM read from the file without decoding, once the first read or seek found it possible.
     private var raw: RawPCMReader?
     private var rawDecided = false
+    /// True once the demuxer failed to seek: FFmpeg 5.1's FLAC demuxer cannot seek in frames of
+    /// some 150 KB or more (65535-sample blocks at 96 kHz) and reads nothing more afterwards, so
+    /// every later seek opens the file again and reads it from the start, passing over the
+    /// packets before the target without decoding them.
+    private var seeksByReadingFromStart = false
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -195,6 +200,8 @@ package final class AudioFileSource: PCMSource {
         if resolution == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
+            // Where a rejected packet moved every later one, seeks go by the index made of them.
+            if let index = resolution?.index { positioner.adopt(index) }
         }
         return resolution!.length
     }
@@ -213,10 +220,19 @@ package final class AudioFileSource: PCMSource {
         let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
             && (!indexed || resolution?.index?.isComplete == true)
         let fresh: AudioInput
-        if rewinds {
+        if rewinds && !seeksByReadingFromStart {
             fresh = try input.withFreshDecoder(threads: threads)
             // A stream decoded by a packet index goes back by the index (its first seek).
-            if !indexed { try mappingFFmpegErrors(path: fresh.path) { try fresh.rewindDemuxer() } }
+            if !indexed {
+                do {
+                    try fresh.rewindDemuxer()
+                } catch {
+                    if error.isInterrupted { throw CancellationError() }
+                    // A demuxer that cannot seek is opened again (``seeksByReadingFromStart``).
+                    seeksByReadingFromStart = true
+                    return try restartFromStart(decodingFirstFrame: decodingFirstFrame, decoderThreads: threads, reopening: true)
+                }
+            }
         } else {
             fresh = try AudioInput(url: url, isCancelled: isCancelled, decoderThreads: threads)
         }
@@ -225,7 +241,7 @@ package final class AudioFileSource: PCMSource {
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
         input = fresh
         resampler = makeResampler()
-        if let index = resolution?.index, indexed { positioner.adopt(index) }
+        if let index = resolution?.index { positioner.adopt(index) }
         guard decodingFirstFrame else { return 0 }
         if positioner.hasCompleteIndex {
             // Every packet stamped from the index, as a read in order from the start stamps it
@@ -441,25 +457,44 @@ package final class AudioFileSource: PCMSource {
         }
         pending.clear()
         flushed = false
+        if input.traits.family == .flac && input.isSeekable && resolution == nil && decodedLength == nil {
+            // A frame rejected before the target moves it earlier in the decode than its
+            // timestamp says: resolving the length finds such frames first (``FLACDamageScan``).
+            _ = try resolveLength()
+        }
         var reached: Int64
         if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
             // A fresh decoder from the start decodes exactly as the continuous decode does, even
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
             reached = try restartFromStart()
         } else if input.isSeekable && input.traits.isLossy
-                    && (frame <= Int64(input.traits.prerollSamples) || !input.parameters.timestampsResolveSamples) {
+                    && (frame <= Int64(input.traits.prerollSamples) || !input.timestampsArePositions) {
             // A restart at the stream's first packet: its start trimming (an encoder's delay, an
             // Opus pre-skip) reaches the decoder as a fresh open's does.
             try restartFromStart(decodingFirstFrame: false)
             reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+        } else if seeksByReadingFromStart {
+            reached = try readFromStart(toFrame: frame)
         } else {
             resampler.reset()
-            reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+            do {
+                reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+            } catch is FramePositioner.SeekUnavailable {
+                seeksByReadingFromStart = true
+                reached = try readFromStart(toFrame: frame)
+            }
         }
         if let statedEnd { reached = min(reached, statedEnd) }
         position = reached
         atStart = false
         return SeekedTo(required: frame, reached: reached)
+    }
+
+    /// Reaches `frame` on a new open of the file, read from its start (see
+    /// ``seeksByReadingFromStart``).
+    private func readFromStart(toFrame frame: Int64) throws -> Int64 {
+        try restartFromStart(decodingFirstFrame: false, reopening: true)
+        return try positioner.readFromStart(toFrame: frame)
     }
 
     /// Caps the index FFmpeg builds of the packets it reads (WAV, FLAC, MP3 keep one), for a
@@ -521,8 +556,13 @@ package final class AudioFileSource: PCMSource {
     /// header that misstates the length), as the `ffmpeg` CLI would have logged them.
     package var warnings: [ReverseAudioWarning] {
         var kinds: [ReverseAudioWarning.Kind] = []
-        let skipped = positioner.skippedPackets
-        if skipped > 0 { kinds.append(.skippedPackets(count: skipped, reason: positioner.firstSkipReason ?? "invalid data")) }
+        // What the decode met so far, or what resolving the length found of the whole file
+        // (every command says the same of a file, whatever part of it it decodes).
+        let skipped = max(positioner.skippedPackets, resolution?.rejectedPackets ?? 0)
+        if skipped > 0 {
+            let reason = positioner.firstSkipReason ?? resolution?.rejectionReason ?? FFmpegError.invalidDataText
+            kinds.append(.skippedPackets(count: skipped, reason: reason))
+        }
         if let failure = positioner.readFailure { kinds.append(.readStoppedEarly(reason: failure)) }
         let damaged = skipped > 0 || positioner.readFailure != nil
         let parameters = input.parameters
@@ -533,15 +573,23 @@ package final class AudioFileSource: PCMSource {
         // At another rate whole output frames are counted: mapped back, the count is uncertain by
         // one output frame's worth of stream frames (at 1 Hz, half a second rounds to nothing).
         let slack = format.sampleRate == rate ? 0 : Int64(rate / max(format.sampleRate, 1)) + 1
-        if let stated = parameters.statedDurationSamples, stated > 0, let known, abs(known - stated) > slack,
-           !input.demuxer.durationIsEstimatedFromBitRate {
+        // The header's own statement where FFmpeg states what the file holds instead (a WAV cut
+        // short); otherwise FFmpeg's, unless it only estimated it from the bit rate.
+        let statement = resolution?.declaredFrames
+            ?? (input.demuxer.durationIsEstimatedFromBitRate ? nil : parameters.statedDurationSamples)
+        if let stated = statement, stated > 0, let known, abs(known - stated) > slack {
             if parameters.traits.containerStatesLength {
                 // PCM and FLAC state their length exactly: any difference is worth a word. Less
                 // audio than stated is a file cut short unless every frame decoded cleanly (a
-                // FLAC header that is simply wrong).
+                // FLAC header that is simply wrong), or packets rejected inside the stream held
+                // what is missing (a file damaged, not cut).
                 let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || resolution?.endIsDamaged == true)
-                kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
-                                      : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
+                if known < stated && resolution?.losesFramesInside == true {
+                    kinds.append(.damagedPacketsLost(decodedFrames: known, statedFrames: stated, sampleRate: rate))
+                } else {
+                    kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
+                                          : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))
+                }
             } else if stated - known > max(stated / 20, 8192) {
                 // Other containers state lengths roughly (ALAC in CAF over-states by up to a packet).
                 kinds.append(.truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate))

@@ -80,6 +80,7 @@ package final class AudioInput {
         isCancelled = other.isCancelled
         path = other.path
         decoderThreads = threads
+        splicing = other.splicing
         do {
             decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
         } catch {
@@ -102,6 +103,26 @@ package final class AudioInput {
     /// trimming reaches the decoder only on a demuxer's first read.
     package var restartsExactlyFromStart: Bool {
         !traits.isLossy || traits.needsPacketIndex || traits.followsContainerDuration
+    }
+
+    /// True when an MP4 edit list splices pieces of the stream's media (more than one edit
+    /// that plays media, ``MP4EditList``): the packets' timestamps are then not where their
+    /// samples come in the decode. Read once, when first asked, through this open of the file
+    /// (the mov demuxer seeks to every packet it reads, so reading its boxes moves nothing).
+    package var splicesEdits: Bool {
+        if let known = splicing { return known }
+        let splices = isSeekable && traits.followsContainerDuration
+            && (MP4EditList.mediaEditCount(in: demuxer, track: streamIndex) ?? 0) > 1
+        splicing = splices
+        return splices
+    }
+    private var splicing: Bool?
+
+    /// True when a packet's timestamp names the output position of its first sample: the
+    /// time base resolves samples, and no edit list splices the media. Otherwise a position is
+    /// found by decoding from the start, counting.
+    package var timestampsArePositions: Bool {
+        parameters.timestampsResolveSamples && !splicesEdits
     }
 
     /// Moves the demuxer back to the stream's first packet.

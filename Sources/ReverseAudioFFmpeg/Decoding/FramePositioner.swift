@@ -73,8 +73,10 @@ final class FramePositioner {
     var hasCompleteIndex: Bool { index?.isComplete == true }
 
     /// Uses a complete index built elsewhere (by counting the packets) instead of building one.
+    /// A stream that seeks by timestamp takes one too when the resolution made one (a FLAC
+    /// stream with a rejected frame: its timestamps are no longer the decode's positions).
     func adopt(_ complete: PacketIndex) {
-        if index != nil, complete.isComplete, !hasSought { index = complete }
+        if complete.isComplete, !hasSought { index = complete }
     }
 
     /// Hands ``frame`` out again at the next ``next()`` (a frame decoded to learn the format).
@@ -91,7 +93,7 @@ final class FramePositioner {
             let count = Int64(frame.sampleCount)
             if firstFrameCount == nil { firstFrameCount = frame.sampleCount }
             var start = nextPosition
-            if parameters.timestampsResolveSamples, let pts = frame.presentationTimestamp {
+            if input.timestampsArePositions, let pts = frame.presentationTimestamp {
                 let samples = parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
                 if origin == nil { origin = samples }
                 start = samples - origin!
@@ -139,9 +141,10 @@ final class FramePositioner {
             nextEntry = restart
             lastPacketPosition = nil
             hasSought = true
-        } else if !parameters.timestampsResolveSamples {
-            // Timestamps too coarse to find a sample by: decode again from the start, counting.
-            try wrap { try input.demuxer.seek(stream: input.streamIndex, toTimestamp: parameters.startTimestamp ?? 0) }
+        } else if !input.timestampsArePositions {
+            // Timestamps too coarse to find a sample by, or not the decode's positions (an MP4
+            // edit list that splices): decode again from the start, counting.
+            try wrap { try input.rewindDemuxer() }
         } else {
             // Not clamped at 0: an encoder's priming packets lie before output frame 0.
             let timestamp = parameters.timeBaseUnits(fromSamples: target - Int64(input.traits.prerollSamples) + (origin ?? 0),
@@ -150,8 +153,10 @@ final class FramePositioner {
                 try input.demuxer.seek(stream: input.streamIndex, toTimestamp: timestamp)
             } catch {
                 if error.isInterrupted { throw CancellationError() }
-                // No index to seek by: start again from the beginning and decode up to the target.
-                try wrap { try input.demuxer.seek(toByte: 0) }
+                // A demuxer whose seek failed may read nothing more (FFmpeg 5.1's FLAC demuxer
+                // after a search through frames of some 150 KB or more): the caller opens the
+                // file again and reads it from the start (``readFromStart(toFrame:)``).
+                throw SeekUnavailable()
             }
         }
         decoding.restart()
@@ -166,10 +171,47 @@ final class FramePositioner {
         return max(nextPosition, 0)
     }
 
+    /// Thrown by ``seek(toFrame:decodingUntil:)`` when the demuxer could not seek, and may be
+    /// left unable to read.
+    struct SeekUnavailable: Error {}
+
+    /// Moves to output frame `target` on an input just opened, without seeking: the packets
+    /// that end before the codec's pre-roll ahead of it are read and passed over without being
+    /// decoded, then decoding drops what comes before it. What a file whose demuxer cannot seek
+    /// gets instead of a seek; it costs reading the file up to the target.
+    /// - Returns: the position reached: `target`, or the end of the stream if it comes first.
+    func readFromStart(toFrame target: Int64) throws -> Int64 {
+        if origin == nil { origin = parameters.startSamples ?? 0 }
+        holdsFrame = false
+        let rate = parameters.sampleRate
+        let passBefore = target - Int64(input.traits.prerollSamples) + (origin ?? 0)
+        let timestamps = input.timestampsArePositions
+        decoding.passesOver = { [parameters] packet in
+            guard timestamps, let pts = packet.presentationTimestamp, packet.duration > 0 else { return false }
+            return parameters.samples(fromTimeBaseUnits: pts + packet.duration, sampleRate: rate) <= passBefore
+        }
+        defer { decoding.passesOver = nil }
+        decoding.countsSkippedPackets = false
+        dropBefore = target
+        nextPosition = 0
+        if try next() {
+            holdsFrame = true
+            return frameStart
+        }
+        return max(nextPosition, 0)
+    }
+
     /// Finds which timestamp is output position 0, without decoding: the stream's start time,
     /// or from the first packet (a decoder that has decoded nothing decodes a restart at the
     /// start exactly as a fresh decode).
     private func learnOrigin() throws {
+        // libavcodec's AAC decoder doubles the skip side data of a stream with SBR (it takes
+        // it for the core's rate), so its first frame comes later than the demuxer's start
+        // time says: that frame's own timestamp is where the decode starts.
+        if input.traits.spectralBandReplication, let first = try firstFrameTimestamp() {
+            origin = first
+            return
+        }
         // The demuxer's start time is the first output sample's timestamp, whatever trimmed the
         // start (skip side data, which Ogg attaches only on the first read; a codec delay; a
         // Vorbis first packet that only primes the decoder).
@@ -189,6 +231,19 @@ final class FramePositioner {
             return
         }
         origin = 0
+    }
+
+    /// The timestamp, in samples, of the first frame a decode from the stream's start gives,
+    /// found with a decoder of its own (the demuxer is left for the caller to move).
+    private func firstFrameTimestamp() throws -> Int64? {
+        try wrap {
+            try input.rewindDemuxer()
+            let decoder = try Decoder(demuxer: input.demuxer, streamIndex: input.streamIndex, threads: 1)
+            let loop = try FrameDecoder(decoder: decoder, reader: PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex))
+            let first = try Frame()
+            guard try loop.next(into: first), let pts = first.presentationTimestamp else { return nil }
+            return parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
+        }
     }
 
     /// A pipe cannot be sought in: decoding goes on from where it is and drops what comes

@@ -34,6 +34,16 @@ enum LengthResolver {
         let index: PacketIndex?
         /// True when checking the container's statement met damage at the stream's end.
         var endIsDamaged = false
+        /// Packets the decoder rejects, as the resolution found them (their frames are not in
+        /// the decode), and the decoder's reason.
+        var rejectedPackets = 0
+        var rejectionReason: String?
+        /// True when the rejected packets inside the stream account for all the frames the
+        /// container states and the decode lacks: the file is damaged, not cut short.
+        var losesFramesInside = false
+        /// The frames the file's header declares where FFmpeg states what the file holds
+        /// instead (a WAV's data size past the end of the file).
+        var declaredFrames: Int64?
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -53,8 +63,11 @@ enum LengthResolver {
         }
         do {
             if damagedAtStart {
-                let frames = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
-                return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
+                let decoded = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
+                var resolution = Resolution(length: PCMLength(frames: decoded.frames, source: .decode), unknownReason: nil, index: nil)
+                resolution.rejectedPackets = decoded.rejected
+                resolution.rejectionReason = decoded.reason
+                return resolution
             }
             let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
             var moved = false
@@ -68,6 +81,20 @@ enum LengthResolver {
                 if let frames = checked.0 {
                     var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
                     resolution.endIsDamaged = checked.1
+                    if traits.family == .pcm, let declared = declaredPCMFrames(input), declared > frames {
+                        // The header promises more than the file holds: what is there is counted.
+                        resolution = Resolution(length: PCMLength(frames: frames, source: .packets), unknownReason: nil, index: nil)
+                        resolution.declaredFrames = declared
+                    }
+                    if traits.family == .flac, let found = try scannedFLAC(url, given: input, isCancelled: isCancelled) {
+                        var damaged = Resolution(length: PCMLength(frames: found.frames, source: .packets), unknownReason: nil,
+                                                 index: found.index)
+                        damaged.rejectedPackets = found.rejectedPackets
+                        damaged.rejectionReason = found.rejectionReason
+                        damaged.losesFramesInside = found.frames + found.lostFrames == stated
+                        damaged.endIsDamaged = checked.1 || !damaged.losesFramesInside
+                        return damaged
+                    }
                     return resolution
                 }
             }
@@ -75,22 +102,31 @@ enum LengthResolver {
                 // Neither the packets nor their timestamps tell what the decoder gives (Vorbis;
                 // Opus and Vorbis in Matroska): counted by decoding, once.
                 let counted = try moved ? AudioInput(url: url, isCancelled: isCancelled) : input
-                let frames = try decodedLength(counted, isCancelled: isCancelled)
-                return Resolution(length: PCMLength(frames: frames, source: .decode), unknownReason: nil, index: nil)
+                let decoded = try decodedLength(counted, isCancelled: isCancelled)
+                var resolution = Resolution(length: PCMLength(frames: decoded.frames, source: .decode), unknownReason: nil, index: nil)
+                resolution.rejectedPackets = decoded.rejected
+                resolution.rejectionReason = decoded.reason
+                return resolution
             }
             // Counted on an open of its own when a check above moved this one (rare: a header
             // that understates, an MP4 whose index outlives its data).
             let counting = moved ? try AudioInput(url: url, isCancelled: isCancelled) : input
             let index = keepingIndex && traits.needsPacketIndex
                 ? PacketIndex(for: counting) : nil
-            guard let counted = try countPackets(counting, index: index, isCancelled: isCancelled) else {
+            guard let count = try countPackets(counting, index: index, isCancelled: isCancelled) else {
                 return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
             }
+            let counted = count.frames
+            var resolution: Resolution
             if traits.followsContainerDuration, let stated = parameters.statedDurationSamples, stated > 0, stated < counted {
-                return Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: index)
+                resolution = Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: index)
+            } else {
+                resolution = Resolution(length: PCMLength(frames: counted, source: .packets), unknownReason: nil,
+                                        index: index?.isComplete == true ? index : nil)
             }
-            return Resolution(length: PCMLength(frames: counted, source: .packets), unknownReason: nil,
-                              index: index?.isComplete == true ? index : nil)
+            resolution.rejectedPackets = count.rejected
+            if count.rejected > 0 { resolution.rejectionReason = FFmpegError.invalidDataText }
+            return resolution
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as FFmpegError where error.isInterrupted {
@@ -125,14 +161,39 @@ enum LengthResolver {
         return min(stated, max(0, Int64(status.st_size) - dataStart) / blockAlign)
     }
 
-    /// The frames a decode of the whole stream gives.
-    private static func decodedLength(_ input: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> Int64 {
+    /// The frames a decode of the whole stream gives (the samples of every frame, as a read
+    /// delivers them: a rejected packet's timestamp gap is not counted), and the packets it
+    /// rejected, with the first reason.
+    private static func decodedLength(_ input: AudioInput,
+                                      isCancelled: @escaping @Sendable () -> Bool) throws -> (frames: Int64, rejected: Int, reason: String?) {
         let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
-        var end: Int64 = 0
+        var frames: Int64 = 0
         while try positioner.next() {
-            end = positioner.frameStart + Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
+            frames += Int64(positioner.frame.sampleCount - positioner.leadingSamplesToDrop)
         }
-        return end
+        return (frames, positioner.skippedPackets, positioner.firstSkipReason)
+    }
+
+    /// A FLAC stream's damage (``FLACDamageScan``), read on `given` brought back to its start,
+    /// or on an open of its own when it cannot be; nil when no packet is rejected.
+    private static func scannedFLAC(_ url: URL, given: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> FLACDamageScan.Found? {
+        var input = given
+        do {
+            try given.rewindDemuxer()
+        } catch {
+            if error.isInterrupted { throw CancellationError() }
+            input = try AudioInput(url: url, isCancelled: isCancelled)
+        }
+        return try FLACDamageScan.scan(input, isCancelled: isCancelled)
+    }
+
+    /// The frames a WAV's `data` chunk declares, read from the file's chunks; nil for other
+    /// containers, or when the chunks do not say. FFmpeg's WAV demuxer states what the file
+    /// holds when that size runs past the end of the file (a file cut short).
+    private static func declaredPCMFrames(_ input: AudioInput) -> Int64? {
+        guard input.demuxer.formatName == "wav", input.parameters.blockAlign > 0,
+              let bytes = WAVDataChunk.declaredSize(in: input.demuxer) else { return nil }
+        return bytes / Int64(input.parameters.blockAlign)
     }
 
     /// FLAC's stated length when decoding the frame that should be last ends there; the
@@ -144,7 +205,13 @@ enum LengthResolver {
     private static func checkedByLastFrame(_ input: AudioInput, stated: Int64, paddingFollows: Bool,
                                            isCancelled: @escaping @Sendable () -> Bool) throws -> (Int64?, Bool) {
         let positioner = try FramePositioner(input: input, isCancelled: isCancelled)
-        let reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        let reached: Int64
+        do {
+            reached = try positioner.seek(toFrame: stated - 1, decodingUntil: nil)
+        } catch is FramePositioner.SeekUnavailable {
+            // Inconclusive: the packets are counted instead, on an open of their own.
+            return (nil, false)
+        }
         // Nothing decoded after the seek: it went where the data is missing (an MP4 whose
         // index outlives its cut-off data). Inconclusive: the packets are counted instead.
         if reached == 0 && stated > 1 { return (nil, positioner.readFailure != nil) }
@@ -174,9 +241,10 @@ enum LengthResolver {
         return checked.reduce(Int64(0)) { $0 + Int64(decoded[$1]) - packets[$1].emitted }
     }
 
-    /// The frames the packets will decode to, or nil when they do not tell it.
+    /// The frames the packets will decode to, and the packets the decoder will reject (as the
+    /// codec's model says: ``CodecTraits/canDecode(_:)``); nil when the packets do not tell it.
     private static func countPackets(_ input: AudioInput, index: PacketIndex?,
-                                     isCancelled: () -> Bool) throws -> Int64? {
+                                     isCancelled: () -> Bool) throws -> (frames: Int64, rejected: Int)? {
         let parameters = input.parameters
         let packet = try Packet()
         let undated = try Packet()
@@ -196,6 +264,7 @@ enum LengthResolver {
         var head: [(packet: Packet, emitted: Int64)] = []
         var tail: [(packet: Packet, emitted: Int64)] = []
         var packets = 0
+        var rejected = 0
         // A packet without a duration waits for the next one's timestamp.
         var waiting: (timestamp: Int64, skip: (start: Int, end: Int)?)?
         while try reader.next(into: packet) {
@@ -213,7 +282,9 @@ enum LengthResolver {
                 waiting = nil
             }
             if let wholeFrame {
-                let emitted = trimming.emitted(input.traits.canDecode(packet) ? wholeFrame : 0, skip: packet.skipSideData)
+                let decodes = input.traits.canDecode(packet)
+                if !decodes && input.traits.reportsRejection(of: packet) { rejected += 1 }
+                let emitted = trimming.emitted(decodes ? wholeFrame : 0, skip: packet.skipSideData)
                 total += emitted
                 packets += 1
                 let kept = try Packet()
@@ -250,8 +321,8 @@ enum LengthResolver {
             }
         }
         if spansTimestamps, let lastEnd, let start = parameters.startSamples {
-            return lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip)
+            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), rejected)
         }
-        return total
+        return (total, rejected)
     }
 }

@@ -123,6 +123,13 @@ final class PacketIndex {
         add(packet, decoded: nil)
     }
 
+    /// Adds `packet`, which decodes to `samples` samples (what decoding it told, whatever the
+    /// model says): for a codec whose packets vary in length (FLAC).
+    func append(_ packet: Packet, decodedSamples samples: Int) {
+        guard !packet.isDiscarded, packet.filePosition != nil else { return }
+        add(packet, decoded: Int64(samples))
+    }
+
     /// Indexes the waiting first packets by what decoding them emits.
     private func indexHead() throws {
         headDone = true

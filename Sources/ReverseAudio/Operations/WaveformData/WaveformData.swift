@@ -74,11 +74,13 @@ public enum WaveformData {
         package let channels: Int
         /// Per output, in order: its samples per pixel and its pixel count.
         package let levels: [(samplesPerPixel: Int, pixels: Int64)]
+        /// Problems with the input that did not stop the work (damage skipped, a file cut short).
+        package var warnings: [ReverseAudioWarning] = []
 
         /// Equal when every figure is (tuples have no `==` of their own to synthesise from).
         package static func == (a: Written, b: Written) -> Bool {
             a.frames == b.frames && a.sampleRate == b.sampleRate && a.channels == b.channels
-                && a.levels.elementsEqual(b.levels) { $0 == $1 }
+                && a.levels.elementsEqual(b.levels) { $0 == $1 } && a.warnings == b.warnings
         }
     }
 
@@ -164,7 +166,9 @@ public enum WaveformData {
         let scheduler = Scheduler(threads: threads, progress: progress, cancellation: cancellation)
         let measured = try scheduler.transfer(chain.job(threads: threads, scheduler: scheduler).input, reversed: false, into: sink).frames
         for file in files { try file.finish() }
-        return Written(frames: measured, sampleRate: rate, channels: channels,
-                       levels: sizes.map { size in (size, sink.level(size)?.pixels ?? 0) })
+        var written = Written(frames: measured, sampleRate: rate, channels: channels,
+                              levels: sizes.map { size in (size, sink.level(size)?.pixels ?? 0) })
+        written.warnings = chain.warnings
+        return written
     }
 }
