@@ -181,8 +181,9 @@ class Fakes:
                 for name in names if name not in ("fwd", "cp")}
         exact = {name: commands[name].failure is None and (fmt, name) != ("m4a", "conv2")
                  for name in names if name != "fwd"}
+        opens = {n: None if fmt == "m4a" else min(n, 2) for n in counts}
         return {"minutes": minutes, "format": fmt, "input": source.name, "size_mib": source.stat().st_size / 2 ** 20,
-                "counts": list(counts), "commands": commands, "exact": exact, "used": used}
+                "counts": list(counts), "commands": commands, "exact": exact, "used": used, "opens": opens}
 
     def video_input(self, work, minutes, size="1920x1080"):
         path = Path(work) / "inputs" / f"video-{minutes:g}min-1080p30.mp4"

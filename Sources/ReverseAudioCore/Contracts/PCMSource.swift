@@ -9,7 +9,7 @@
 /// one file each, reached through one combinator each (`range(_:)`, `reversed(…)`, `gain(_:)`…).
 ///
 /// ```swift
-/// let song = try AudioFileSource(url: url)
+/// let song = try AudioReader(url: url)            // ReverseAudio's reader of files
 /// while let chunk = try song.read(maximumFrames: 4096) {
 ///     meter.update(chunk.bytes)                     // valid until the next read or seek
 /// }

@@ -160,10 +160,15 @@ final class FramePositioner {
             }
         }
         decoding.restart()
+        return try decodeUp(to: target)
+    }
+
+    /// Decodes up to `target` now, dropping what comes before it, so the caller learns where
+    /// the stream really is: the first frame's start, or the end of the stream if it comes first.
+    private func decodeUp(to target: Int64) throws -> Int64 {
         decoding.countsSkippedPackets = false
         dropBefore = target
         nextPosition = 0
-        // Decode up to the target now, so the caller learns where the stream really is.
         if try next() {
             holdsFrame = true
             return frameStart
@@ -191,14 +196,7 @@ final class FramePositioner {
             return parameters.samples(fromTimeBaseUnits: pts + packet.duration, sampleRate: rate) <= passBefore
         }
         defer { decoding.passesOver = nil }
-        decoding.countsSkippedPackets = false
-        dropBefore = target
-        nextPosition = 0
-        if try next() {
-            holdsFrame = true
-            return frameStart
-        }
-        return max(nextPosition, 0)
+        return try decodeUp(to: target)
     }
 
     /// Finds which timestamp is output position 0, without decoding: the stream's start time,
