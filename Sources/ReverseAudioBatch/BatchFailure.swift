@@ -17,7 +17,7 @@ package enum BatchFailure {
     /// True when `error` will fail every other input of the batch as well.
     package static func stopsTheBatch(_ error: ReverseAudioError) -> Bool {
         switch error {
-        case .cannotCreateOutput(_, let reason), .writeFailed(_, let reason):
+        case .output(.cannotCreateOutput(_, let reason)), .output(.writeFailed(_, let reason)):
             return outputSideReasons.contains { reason.contains($0) }
         default:
             return false
@@ -27,7 +27,6 @@ package enum BatchFailure {
     /// The kind of `error` for a manifest: its case's name (`notMedia`, `writeFailed`), stable
     /// across releases and easy to group by, unlike the message.
     package static func kind(of error: ReverseAudioError) -> String {
-        // Every case carries a payload, so the mirror's one child is labelled with the case.
-        Mirror(reflecting: error).children.first?.label ?? String(describing: error)
+        error.kind
     }
 }

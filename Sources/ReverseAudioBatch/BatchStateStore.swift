@@ -38,7 +38,7 @@ package struct BatchStateStore: Sendable {
     /// The record of the output at `relativeOutput`, or nil when there is none, or it is damaged
     /// (not JSON, too big to be one, or the record of another output): then the output is
     /// treated as not the batch's own.
-    /// - Throws: ``ReverseAudioError/unreadable(path:reason:)`` when the state folder or the
+    /// - Throws: `InputError.unreadable(path:reason:)` when the state folder or the
     ///   record cannot be read (no permission, an I/O error) or leads out of the output folder
     ///   (a symbolic link): the output side's failure, which every input would meet.
     package func record(for relativeOutput: String) throws -> BatchRecord? {
@@ -49,7 +49,7 @@ package struct BatchStateStore: Sendable {
             let code = errno
             // Missing: no record. A link in its place (ELOOP) or anything else odd: damaged.
             if code == ENOENT || code == ELOOP || code == ENOTDIR || code == ENXIO { return nil }
-            throw ReverseAudioError.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(code))))")
+            throw ReverseAudioError.input(.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(code))))"))
         }
         defer { close(descriptor) }
         var status = stat()
@@ -61,7 +61,7 @@ package struct BatchStateStore: Sendable {
             let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else {
-                throw ReverseAudioError.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(errno))))")
+                throw ReverseAudioError.input(.unreadable(path: path, reason: "cannot read the batch's state record (\(String(cString: strerror(errno))))"))
             }
             if got == 0 { break }
             count += got
@@ -99,7 +99,7 @@ package struct BatchStateStore: Sendable {
             if lstat(folder, &status) != 0 {
                 let code = errno
                 guard code == ENOENT else {
-                    throw ReverseAudioError.unreadable(path: folder, reason: "cannot read the batch's state folder (\(String(cString: strerror(code))))")
+                    throw ReverseAudioError.input(.unreadable(path: folder, reason: "cannot read the batch's state folder (\(String(cString: strerror(code))))"))
                 }
                 guard creating else { return false }
                 do {
@@ -107,7 +107,7 @@ package struct BatchStateStore: Sendable {
                 } catch let error as ReverseAudioError {
                     throw error
                 } catch {
-                    throw ReverseAudioError.cannotCreateOutput(path: folder, reason: "cannot create the batch's state folder (\(Self.reason(error)))")
+                    throw ReverseAudioError.output(.cannotCreateOutput(path: folder, reason: "cannot create the batch's state folder (\(Self.reason(error)))"))
                 }
                 continue
             }
@@ -115,9 +115,9 @@ package struct BatchStateStore: Sendable {
             case S_IFDIR:
                 continue
             case S_IFLNK:
-                throw ReverseAudioError.unreadable(path: folder, reason: "the batch's state folder is a symbolic link; its records are never read or written through one (remove it, or choose another output folder)")
+                throw ReverseAudioError.input(.unreadable(path: folder, reason: "the batch's state folder is a symbolic link; its records are never read or written through one (remove it, or choose another output folder)"))
             default:
-                throw ReverseAudioError.unreadable(path: folder, reason: "the batch's state folder is not a folder (remove it, or choose another output folder)")
+                throw ReverseAudioError.input(.unreadable(path: folder, reason: "the batch's state folder is not a folder (remove it, or choose another output folder)"))
             }
         }
         return true
@@ -146,12 +146,12 @@ package struct BatchStateStore: Sendable {
             try Self.write(data, to: temporary)
         } catch {
             unlink(temporary)
-            throw ReverseAudioError.writeFailed(path: path, reason: "cannot write the batch's state record (\(Self.reason(error)))")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "cannot write the batch's state record (\(Self.reason(error)))"))
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw ReverseAudioError.writeFailed(path: path, reason: "cannot write the batch's state record (\(reason))")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "cannot write the batch's state record (\(reason))"))
         }
     }
 

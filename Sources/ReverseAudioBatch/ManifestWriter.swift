@@ -61,7 +61,7 @@ package final class ManifestWriter: @unchecked Sendable {
             opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         }
         guard opened >= 0 else {
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))"))
         }
         descriptor = opened
         isRegularFile = fstat(opened, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
@@ -83,7 +83,7 @@ package final class ManifestWriter: @unchecked Sendable {
                 return
             }
             guard errno == ENXIO || errno == EINTR else {
-                throw ReverseAudioError.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))")
+                throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "cannot open the manifest (\(String(cString: strerror(errno))))"))
             }
             if isCancelled() { throw CancellationError() }
             usleep(20_000)
@@ -121,7 +121,7 @@ package final class ManifestWriter: @unchecked Sendable {
             let reason = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(line.count) bytes written"
             // Whole or not at all: a shorter file never needs space, so this takes the fragment back.
             if written > 0, let start { ftruncate(descriptor, start) }
-            throw ReverseAudioError.writeFailed(path: path, reason: "cannot append to the manifest (\(reason); no part of the line was kept)")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "cannot append to the manifest (\(reason); no part of the line was kept)"))
         }
     }
 

@@ -25,7 +25,7 @@ package final class OutputClaim: Sendable {
 
     /// Claims the output whose claim file is `path` (its folder exists).
     /// - Returns: the claim, or nil while another live run holds it.
-    /// - Throws: ``ReverseAudioError/cannotCreateOutput(path:reason:)`` when the claim cannot
+    /// - Throws: `OutputError.cannotCreateOutput(path:reason:)` when the claim cannot
     ///   be made (no permission in the state folder, a full disk).
     static func claim(at path: String) throws -> OutputClaim? {
         for _ in 0..<2 {
@@ -35,7 +35,7 @@ package final class OutputClaim: Sendable {
                 ProcessCleanup.register(file: path)
                 return OutputClaim(lock: lock)
             case .failure(.failed(let code)):
-                throw ReverseAudioError.cannotCreateOutput(path: path, reason: "cannot claim the output in the batch's state folder (\(String(cString: strerror(code))))")
+                throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "cannot claim the output in the batch's state folder (\(String(cString: strerror(code))))"))
             case .failure(.taken):
                 var status = stat()
                 if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG { return OutputClaim(lock: nil) }

@@ -133,7 +133,7 @@ package enum SupportedAudioFiles {
             let bytes = Array(path.path.utf8)
             var status = stat()
             guard ByteNames.withCString(bytes, { stat($0, &status) }) == 0 else {
-                walk.collection.failures.append(.fileNotFound(path: path.displayPath))
+                walk.collection.failures.append(.input(.fileNotFound(path: path.displayPath)))
                 continue
             }
             let identity = FileIdentity(status)
@@ -238,7 +238,7 @@ package enum SupportedAudioFiles {
         /// Walks `folder` (`bytes`: its path as the file system takes it).
         mutating func walk(_ folder: URL, bytes: [UInt8], relative: String) throws {
             guard let stream = ByteNames.withCString(bytes, { opendir($0) }) else {
-                throw ReverseAudioError.unreadable(path: folder.displayPath, reason: "cannot list the folder (\(String(cString: strerror(errno))))")
+                throw ReverseAudioError.input(.unreadable(path: folder.displayPath, reason: "cannot list the folder (\(String(cString: strerror(errno))))"))
             }
             var names: [[UInt8]] = []
             while let entry = readdir(stream) {

@@ -72,7 +72,7 @@ public enum PlanParser {
             let range: TimeRange?
             do {
                 range = times.isEmpty ? nil : try TimeRange(start: times[0], end: times.count > 1 ? times[1] : nil)
-            } catch let ReverseAudioError.invalidRange(reason) {
+            } catch let ReverseAudioError.range(.invalidRange(reason)) {
                 throw fail(reason)
             }
             pieces.append(.file(url, range: range, reversed: reversed, effects: effects))

@@ -45,7 +45,7 @@ package final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
     package var bufferFrames: Int { pcm?.bufferFrames ?? 0 }
 
     /// Opens the PCM for `format`.
-    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)`.
+    /// - Throws: `DeviceError.deviceUnavailable(name:reason:)`.
     package func open(format: PCMFormat) throws {
         close()
         let encoding: PCMSampleEncoding
@@ -61,7 +61,7 @@ package final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
                                   bytesPerFrame: format.bytesPerFrame,
                                   latencyMicroseconds: max(1000, Int(latency * 1_000_000)))
         } catch {
-            throw ReverseAudioError.deviceUnavailable(name: name, reason: "\(error.operation): \(error.message)")
+            throw ReverseAudioError.device(.deviceUnavailable(name: name, reason: "\(error.operation): \(error.message)"))
         }
         lock.lock()
         openedFormat = format
@@ -79,23 +79,23 @@ package final class ALSAOutputDevice: AudioOutputDevice, @unchecked Sendable {
         do {
             try pcm.write(base, frames: frameCount)
         } catch {
-            throw ReverseAudioError.deviceFailed(name: name, reason: error.description)
+            throw ReverseAudioError.device(.deviceFailed(name: name, reason: error.description))
         }
     }
 
     /// Pauses the PCM.
     package func pause() throws {
-        do { try pcm?.pause() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
+        do { try pcm?.pause() } catch { throw ReverseAudioError.device(.deviceFailed(name: name, reason: error.description)) }
     }
 
     /// Resumes the PCM.
     package func resume() throws {
-        do { try pcm?.resume() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
+        do { try pcm?.resume() } catch { throw ReverseAudioError.device(.deviceFailed(name: name, reason: error.description)) }
     }
 
     /// Waits until the buffered frames have been played.
     package func drain() throws {
-        do { try pcm?.drain() } catch { throw ReverseAudioError.deviceFailed(name: name, reason: error.description) }
+        do { try pcm?.drain() } catch { throw ReverseAudioError.device(.deviceFailed(name: name, reason: error.description)) }
     }
 
     /// Drops what is buffered and closes the PCM.

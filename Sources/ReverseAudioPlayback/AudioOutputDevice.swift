@@ -12,7 +12,7 @@ public protocol AudioOutputDevice: Sendable {
     /// The device's name, for messages.
     var name: String { get }
     /// Prepares to play frames of `format` (interleaved).
-    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` when it cannot.
+    /// - Throws: `DeviceError.deviceUnavailable(name:reason:)` when it cannot.
     func open(format: PCMFormat) throws
     /// Frames one write should carry: small, so that a command is heard soon after it is given.
     var periodFrames: Int { get }

@@ -62,7 +62,7 @@ public final class AudioPlayer: Sendable {
 
     /// Opens the device and starts playing. Once: later calls (and calls after ``stop()``, or
     /// after the device failed to open) do nothing.
-    /// - Throws: `ReverseAudioError/deviceUnavailable(name:reason:)` when the device cannot
+    /// - Throws: `DeviceError.deviceUnavailable(name:reason:)` when the device cannot
     ///   be opened for the renderer's format.
     public func start() throws {
         guard control.markStarted(threads: 2) else { return }
@@ -188,6 +188,6 @@ public final class AudioPlayer: Sendable {
 
     private static func describe(_ error: any Error, path: String) -> ReverseAudioError {
         if let error = error as? ReverseAudioError { return error }
-        return .decodingFailed(path: path, reason: String(describing: error))
+        return .input(.decodingFailed(path: path, reason: String(describing: error)))
     }
 }

@@ -65,10 +65,10 @@ final class ChunkCache: @unchecked Sendable {
         let frames = try file.resolveLengthKeepingIndex().frames
         info = file.info
         guard let frames else {
-            throw ReverseAudioError.lengthUnknown(path: file.name, reason: file.lengthUnknownReason ?? "playing it backwards needs it")
+            throw ReverseAudioError.input(.lengthUnknown(path: file.name, reason: file.lengthUnknownReason ?? "playing it backwards needs it"))
         }
         guard frames > 0 else {
-            throw ReverseAudioError.decodingFailed(path: file.name, reason: "it holds no audio samples to play")
+            throw ReverseAudioError.input(.decodingFailed(path: file.name, reason: "it holds no audio samples to play"))
         }
         format = source.format
         knownFrames = frames

@@ -128,7 +128,7 @@ public final class PlaybackRenderer {
     @discardableResult
     package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         if frame == framesRendered { return SeekedTo(required: frame, reached: frame) }
-        throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "playback's output is rendered as it goes; seek the cursor with a command")
+        throw ReverseAudioError.range(.cannotSeek(path: name, frame: frame, reason: "playback's output is rendered as it goes; seek the cursor with a command"))
     }
 
     /// Renders up to `frameCount` frames into `buffer` (interleaved, ``format``).
@@ -136,7 +136,7 @@ public final class PlaybackRenderer {
     package func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
         let frameBytes = format.bytesPerFrame
         guard buffer.count >= frameCount * frameBytes else {
-            throw ReverseAudioError.sampleBufferMismatch(reason: "a buffer of \(buffer.count) bytes cannot hold \(frameCount) frames of \(frameBytes) bytes")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "a buffer of \(buffer.count) bytes cannot hold \(frameCount) frames of \(frameBytes) bytes"))
         }
         pending.forEach(execute)
         pending.removeAll()
@@ -161,7 +161,7 @@ public final class PlaybackRenderer {
                 // The file ends before this frame (it decoded shorter than it said): play on
                 // within what it holds.
                 guard cache.frameCount < state.frameCount else {
-                    throw ReverseAudioError.decodingFailed(path: name, reason: "frame \(first) could not be decoded")
+                    throw ReverseAudioError.input(.decodingFailed(path: name, reason: "frame \(first) could not be decoded"))
                 }
                 state.seek(to: before)
                 state.shorten(to: cache.frameCount)
@@ -210,7 +210,7 @@ public final class PlaybackRenderer {
     ///   - overwrite: replace an existing file at `url`.
     ///   - cancellation: stops the rendering (and removes the partial file) when set.
     /// - Returns: the frames written.
-    /// - Throws: `ReverseAudioError/endlessOutput(path:)` for a loop (set now, pending or
+    /// - Throws: `OutputError.endlessOutput(path:)` for a loop (set now, pending or
     ///   scheduled) that nothing ends: without `maximumFrames` it would fill the disk.
     @discardableResult
     package func render(toFile url: URL, maximumFrames: Int64? = nil, overwrite: Bool = false,
@@ -221,7 +221,7 @@ public final class PlaybackRenderer {
         }
         let ends = scheduled.contains { $0.command == .stop || $0.command == .loop(nil) }
         if maximumFrames == nil && loops && !ends {
-            throw ReverseAudioError.endlessOutput(path: url.displayPath)
+            throw ReverseAudioError.output(.endlessOutput(path: url.displayPath))
         }
         let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url), input: nil,
                                          overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
@@ -263,7 +263,7 @@ public final class PlaybackRenderer {
     /// repeat for ever (at full CPU, deaf to cancellation), so it is an error instead.
     private func requireProgress(_ run: Int, at frame: Int64) throws {
         guard run > 0 else {
-            throw ReverseAudioError.decodingFailed(path: name, reason: "playback made no progress at frame \(frame)")
+            throw ReverseAudioError.input(.decodingFailed(path: name, reason: "playback made no progress at frame \(frame)"))
         }
     }
 

@@ -4,7 +4,7 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// The cursor, direction, loop and pause state.
     public let state: PlaybackState
     /// Frames rendered so far (the output timeline).
-    public let framesRendered: Int64
+    package let framesRendered: Int64
     /// Times a loop wrapped around.
     package let loopWraps: Int
     /// Times the device ran dry.

@@ -27,7 +27,7 @@ final class CopiedAudioTrack: VideoAudioTrack {
             demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
         } catch {
             if error.isInterrupted { throw CancellationError() }
-            throw ReverseAudioError.notMedia(path: url.displayPath, reason: error.message)
+            throw ReverseAudioError.input(.notMedia(path: url.displayPath, reason: error.message))
         }
         self.streamIndex = streamIndex
         // The ffmpeg CLI treats a read error as the end of the input: so does the reader.
@@ -76,7 +76,7 @@ final class CopiedAudioTrack: VideoAudioTrack {
             return try work()
         } catch let error as FFmpegError {
             if error.isInterrupted { throw CancellationError() }
-            throw ReverseAudioError.writeFailed(path: path, reason: "copying the audio: \(error.operation) failed (\(error.message))")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "copying the audio: \(error.operation) failed (\(error.message))"))
         }
     }
 }

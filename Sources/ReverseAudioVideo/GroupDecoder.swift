@@ -153,8 +153,8 @@ final class GroupDecoder {
                 if isPast(group) { break }
             }
         }
-        throw ReverseAudioError.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
-                                                  reason: "the keyframe at timestamp \(group.keyTimestamp) cannot be found again")
+        throw ReverseAudioError.input(.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
+                                                  reason: "the keyframe at timestamp \(group.keyTimestamp) cannot be found again"))
     }
 
     /// True when `packet` is `group`'s keyframe. Read in order, the keyframe's packet starts

@@ -40,7 +40,7 @@ final class PictureAdapter {
         } else if let closest = sourceFormat.closest(in: encoderFormats) {
             format = closest
         } else {
-            throw ReverseAudioError.videoStreamFailed(path: path, stream: "video", reason: "the H.264 encoder takes no pixel format that \(sourceFormat.name) converts to")
+            throw ReverseAudioError.input(.videoStreamFailed(path: path, stream: "video", reason: "the H.264 encoder takes no pixel format that \(sourceFormat.name) converts to"))
         }
         let shift = format.chromaShift
         width = shift.width > 0 && sourceWidth % 2 == 1 ? sourceWidth + 1 : sourceWidth

@@ -142,7 +142,7 @@ final class ReversedAudioTrack: VideoAudioTrack {
                 filled += chunk.frameCount
             }
             guard filled == count else {
-                throw ReverseAudioError.writeFailed(path: path, reason: "the reversed audio ended early")
+                throw ReverseAudioError.output(.writeFailed(path: path, reason: "the reversed audio ended early"))
             }
             try writing { try stream.append(turned.baseAddress!, frames: count) }
             written += Int64(count)
@@ -153,7 +153,7 @@ final class ReversedAudioTrack: VideoAudioTrack {
         do {
             return try work()
         } catch let error as FFmpegError {
-            throw ReverseAudioError.writeFailed(path: path, reason: "audio: \(error.operation) failed (\(error.message))")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "audio: \(error.operation) failed (\(error.message))"))
         }
     }
 }

@@ -14,7 +14,7 @@ enum VideoContainer: String, CaseIterable {
         case "mkv": return .mkv
         default:
             let ext = url.pathExtension
-            throw ReverseAudioError.unknownOutputFormat(path: url.displayPath, extension: ext, known: ["mp4", "mov", "mkv"])
+            throw ReverseAudioError.output(.unknownOutputFormat(path: url.displayPath, extension: ext, known: ["mp4", "mov", "mkv"]))
         }
     }
 

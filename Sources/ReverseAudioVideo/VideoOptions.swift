@@ -83,16 +83,16 @@ public struct VideoOptions: Sendable, Equatable {
     /// Refuses values x264 or the memory model cannot work with, naming the valid ones.
     package func validate() throws {
         if case .crf(let value) = quality, !(0...51).contains(value) {
-            throw ReverseAudioError.settingOutOfRange(.crf, value: "\(value)", allowed: "0 to 51")
+            throw ReverseAudioError.setting(.outOfRange(.crf, value: "\(value)", allowed: "0 to 51"))
         }
         guard VideoOptions.presets.contains(preset) else {
-            throw ReverseAudioError.unknownChoice(.preset, value: preset, choices: VideoOptions.presets)
+            throw ReverseAudioError.setting(.unknownChoice(.preset, value: preset, choices: VideoOptions.presets))
         }
         guard memoryLimit >= 0 else {
-            throw ReverseAudioError.settingOutOfRange(.memoryLimit, value: "\(memoryLimit) bytes", allowed: "0 bytes or more")
+            throw ReverseAudioError.setting(.outOfRange(.memoryLimit, value: "\(memoryLimit) bytes", allowed: "0 bytes or more"))
         }
         if let audioBitRate, audioBitRate < 8000 || audioBitRate > 1_536_000 {
-            throw ReverseAudioError.settingOutOfRange(.audioBitRate, value: "\(audioBitRate / 1000) kb/s", allowed: "8 to 1536 kb/s")
+            throw ReverseAudioError.setting(.outOfRange(.audioBitRate, value: "\(audioBitRate / 1000) kb/s", allowed: "8 to 1536 kb/s"))
         }
     }
 }

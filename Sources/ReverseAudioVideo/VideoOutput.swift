@@ -112,7 +112,7 @@ final class VideoOutput {
             return try work()
         } catch let error as FFmpegError {
             if error.isInterrupted { throw CancellationError() }
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(error.operation) failed (\(error.message))")
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: "\(error.operation) failed (\(error.message))"))
         }
     }
 }

@@ -53,21 +53,21 @@ public enum VideoReverser {
         try options.validate()
         let container = try VideoContainer.forFile(output)
         guard VideoEncoder.exists(codecName: encoderName) else {
-            throw ReverseAudioError.encoderMissing(name: encoderName, purpose: "writes the H.264 video")
+            throw ReverseAudioError.output(.encoderMissing(name: encoderName, purpose: "writes the H.264 video"))
         }
         let source = try VideoSource(url: input, isCancelled: cancellation.check)
         let audioCodec = options.audioCodec ?? .aac
         if options.audio == .reverse, source.audioStreamIndex != nil, !container.audioCodecs.contains(audioCodec) {
-            throw ReverseAudioError.videoContainerCannotHold(
+            throw ReverseAudioError.output(.videoContainerCannotHold(
                 container: container.rawValue, codec: audioCodec.rawValue,
                 holders: VideoContainer.allCases.filter { $0.audioCodecs.contains(audioCodec) }.map(\.rawValue),
-                codecs: container.audioCodecs.map(\.rawValue))
+                codecs: container.audioCodecs.map(\.rawValue)))
         }
         if options.audio == .keep, let index = source.audioStreamIndex,
            !Muxer.canStore(copyOf: source.demuxer, stream: index, formatName: container.muxerName) {
             let codec = source.demuxer.audioStream(at: index).codecName
-            throw ReverseAudioError.videoContainerCannotHold(container: container.rawValue, codec: "the input's \(codec)",
-                                                             holders: ["mkv"], codecs: container.audioCodecs.map(\.rawValue))
+            throw ReverseAudioError.output(.videoContainerCannotHold(container: container.rawValue, codec: "the input's \(codec)",
+                                                             holders: ["mkv"], codecs: container.audioCodecs.map(\.rawValue)))
         }
         // Every FFmpeg failure leaves as a ReverseAudioError naming the video stream.
         let job = try source.mappingErrors {
@@ -131,8 +131,8 @@ public enum VideoReverser {
             }
             self.index = index
             guard index.frameCount > 0 else {
-                throw ReverseAudioError.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
-                                                          reason: "no frame can be decoded (no keyframe with a timestamp)")
+                throw ReverseAudioError.input(.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
+                                                          reason: "no frame can be decoded (no keyframe with a timestamp)"))
             }
             try prepareAudio(progress: reporter.stage(from: 0.02, to: 0.02 + audioShare))
             videoProgress = reporter.stage(from: 0.02 + audioShare, to: 1)
@@ -154,8 +154,8 @@ public enum VideoReverser {
             decodeRuns = pipeline.decodeRuns
             buffers = pipeline.buffers
             guard output.isOpen else {
-                throw ReverseAudioError.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
-                                                          reason: "no frame could be decoded")
+                throw ReverseAudioError.input(.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
+                                                          reason: "no frame could be decoded"))
             }
             try output.finish()
             reporter.complete()
@@ -213,8 +213,8 @@ public enum VideoReverser {
                 }
             }
             guard var forward, let lastTimestamp = forward.lastTimestamp else {
-                throw ReverseAudioError.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
-                                                          reason: "no frame could be decoded")
+                throw ReverseAudioError.input(.videoStreamFailed(path: source.url.displayPath, stream: source.streamName,
+                                                          reason: "no frame could be decoded"))
             }
             let finished = forward.finish(lastDuration: self.lastDuration(lastDuration))
             if let placed = finished.placed { try emit(placed.item, at: placed.timestamp, lasting: placed.duration) }

@@ -22,17 +22,17 @@ final class VideoSource {
         FFmpegDiagnostics.applyDefault()
         try AudioInput.checkReadableFile(at: url)
         guard AudioInput.isSeekableFile(url) else {
-            throw ReverseAudioError.notSeekable(path: path, reason: "a video is read from its end, so it must be a file, not a pipe")
+            throw ReverseAudioError.input(.notSeekable(path: path, reason: "a video is read from its end, so it must be a file, not a pipe"))
         }
         do {
             demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
         } catch {
             if error.isInterrupted { throw CancellationError() }
-            if let errno = error.posixErrorNumber, errno == ENOENT { throw ReverseAudioError.fileNotFound(path: path) }
-            throw ReverseAudioError.notVideo(path: path, reason: error.message)
+            if let errno = error.posixErrorNumber, errno == ENOENT { throw ReverseAudioError.input(.fileNotFound(path: path)) }
+            throw ReverseAudioError.input(.notVideo(path: path, reason: error.message))
         }
         guard let index = demuxer.bestVideoStreamIndex() else {
-            throw ReverseAudioError.noVideoStream(path: path, streams: AudioInput.describe(demuxer.streamKinds))
+            throw ReverseAudioError.input(.noVideoStream(path: path, streams: AudioInput.describe(demuxer.streamKinds)))
         }
         stream = demuxer.videoStream(at: index)
         audioStreamIndex = try? demuxer.bestAudioStreamIndex()
@@ -41,12 +41,12 @@ final class VideoSource {
             decoder = try Decoder(demuxer: demuxer, streamIndex: index)
         } catch {
             if error.isDecoderNotFound {
-                throw ReverseAudioError.videoStreamFailed(path: path, stream: name, reason: "no decoder for this codec in this FFmpeg build")
+                throw ReverseAudioError.input(.videoStreamFailed(path: path, stream: name, reason: "no decoder for this codec in this FFmpeg build"))
             }
-            throw ReverseAudioError.videoStreamFailed(path: path, stream: name, reason: "the decoder rejected the stream (\(error.message))")
+            throw ReverseAudioError.input(.videoStreamFailed(path: path, stream: name, reason: "the decoder rejected the stream (\(error.message))"))
         }
         guard stream.width > 0, stream.height > 0 else {
-            throw ReverseAudioError.videoStreamFailed(path: path, stream: name, reason: "the stream states no picture size")
+            throw ReverseAudioError.input(.videoStreamFailed(path: path, stream: name, reason: "the stream states no picture size"))
         }
     }
 
@@ -63,8 +63,8 @@ final class VideoSource {
             return try work()
         } catch let error as FFmpegError {
             if error.isInterrupted { throw CancellationError() }
-            throw ReverseAudioError.videoStreamFailed(path: url.displayPath, stream: streamName,
-                                                      reason: "\(error.operation) failed (\(error.message))")
+            throw ReverseAudioError.input(.videoStreamFailed(path: url.displayPath, stream: streamName,
+                                                      reason: "\(error.operation) failed (\(error.message))"))
         }
     }
 }

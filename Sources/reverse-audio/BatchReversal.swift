@@ -58,7 +58,7 @@ struct BatchReversal: Sendable {
                 result.warnings.forEach(ErrorReporting.printWarning)
                 if let mismatch {
                     failures += 1
-                    ErrorReporting.printError(ReverseAudioError.verificationFailed(path: label, reason: mismatch))
+                    ErrorReporting.printError(ReverseAudioError.output(.verificationFailed(path: label, reason: mismatch)))
                 }
                 if json {
                     Console.out(BatchReversal.jsonLine(result, label: label, verified: verify ? mismatch == nil : nil))
@@ -116,8 +116,8 @@ struct BatchReversal: Sendable {
         let (relativeOutput, clash) = outputs[index]
         let outputURL = directory.appendingPathComponent(relativeOutput)
         if let clash {
-            let error = ReverseAudioError.cannotCreateOutput(
-                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths")
+            let error = ReverseAudioError.output(.cannotCreateOutput(
+                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
             // Failed like any other input: its line in the manifest says so (no state record: the
             // output under that name is the earlier input's).
             var record = bookkeeping.record(input: label, now: ResumeDecision.FileState(path: input.path), output: relativeOutput, status: .failed)
@@ -221,8 +221,8 @@ struct BatchReversal: Sendable {
             }
             var outcome = Outcome.failed(error)
             if allFormats, let reported {
-                if case .notMedia = reported { outcome = .skipped("FFmpeg reads no audio in it") }
-                if case .noAudioStream = reported { outcome = .skipped("it has no audio stream") }
+                if case .input(.notMedia) = reported { outcome = .skipped("FFmpeg reads no audio in it") }
+                if case .input(.noAudioStream) = reported { outcome = .skipped("it has no audio stream") }
                 if case .skipped = outcome { record.status = .ignored }
             }
             // A replaced output is still ours (its record stays, so a rerun replaces it again);

@@ -33,7 +33,7 @@ struct EditFlags: ParsableArguments {
         let display = ProgressDisplay(style: shared.progress.style)
         do {
             if otherInputs.contains(where: { OutputFile.isSameFile(url, $0) }) {
-                throw ReverseAudioError.outputIsInput(path: url.displayPath)
+                throw ReverseAudioError.output(.outputIsInput(path: url.displayPath))
             }
             let outputFormat = try format.flatMap { $0 == "same" ? nil : try OutputFormat.forFile(url, formatName: $0) }
             var composition = Composition(pieces: pieces, outputFormat: outputFormat, convertsFormats: convert,
@@ -179,13 +179,13 @@ struct ComposeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             let url = URL(fileURLWithPath: plan)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                throw ReverseAudioError.fileNotFound(path: plan)
+                throw ReverseAudioError.input(.fileNotFound(path: plan))
             }
             guard !isFolder.boolValue, FileManager.default.isReadableFile(atPath: url.path) else {
-                throw ReverseAudioError.unreadable(path: plan, reason: isFolder.boolValue ? "it is a folder, not a plan" : "permission denied")
+                throw ReverseAudioError.input(.unreadable(path: plan, reason: isFolder.boolValue ? "it is a folder, not a plan" : "permission denied"))
             }
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ReverseAudioError.unreadable(path: url.displayPath, reason: "the plan is not UTF-8 text")
+                throw ReverseAudioError.input(.unreadable(path: url.displayPath, reason: "the plan is not UTF-8 text"))
             }
             return try PlanParser.parse(text, relativeTo: url.deletingLastPathComponent(), name: url.displayPath)
         }

@@ -20,32 +20,32 @@ enum ErrorReporting {
     /// What to type instead, for errors a flag can fix.
     static func advice(for error: ReverseAudioError) -> String {
         switch error {
-        case .outputExists:
+        case .output(.outputExists):
             return " (use -y to overwrite)"
-        case .unsupportedSampleRate(_, _, let rate, let supported):
+        case .output(.unsupportedSampleRate(_, _, let rate, let supported)):
             let near = supported.min { abs($0 - rate) < abs($1 - rate) } ?? 44100
             return "; add --sample-rate \(near)"
-        case .zoomFinerThanSamples(_, _, let rate):
+        case .setting(.zoomFinerThanSamples(_, _, let rate)):
             return "; choose at most \(rate / 2) --pixels-per-second, or --samples-per-pixel 2 or more"
-        case .tooManyChannels(_, _, _, let maximum):
+        case .output(.tooManyChannels(_, _, _, let maximum)):
             return maximum <= 2 ? "; add --channels mix (or a channel), or choose .m4a or .flac"
                                 : "; add --channels mix (or a channel), or choose .wav, .aiff or .caf"
-        case .sampleFormatNotStorable(_, _, let format, _):
+        case .output(.sampleFormatNotStorable(_, _, let format, _)):
             return format == .s32 ? "; choose --sample-format s24, or a WAV, AIFF or CAF output"
                                   : "; choose --sample-format s16 or s24, or a WAV, AIFF or CAF output"
-        case .unknownOutputFormat(_, _, let known) where known.contains("wav"):
+        case .output(.unknownOutputFormat(_, _, let known)) where known.contains("wav"):
             return ", or give --format"
-        case .formatMismatch:
+        case .input(.formatMismatch):
             return "; add --convert to resample"
-        case .deviceUnavailable:
+        case .device(.deviceUnavailable):
             return "; render to a file instead with --to-file OUT.wav"
-        case .noVideoStream(let path, _):
+        case .input(.noVideoStream(let path, _)):
             return "; to reverse audio, use: reverse-audio convert \(path) OUTPUT --reverse"
-        case .endlessOutput:
+        case .output(.endlessOutput):
             return " (--duration sets one)"
-        case .settingOutOfRange(let setting, _, _), .unknownChoice(let setting, _, _):
+        case .setting(.outOfRange(let setting, _, _)), .setting(.unknownChoice(let setting, _, _)):
             return flag(for: setting).map { " (\($0))" } ?? ""
-        case .cannotSeek(_, _, let reason) where reason.contains("sample rate"):
+        case .range(.cannotSeek(_, _, let reason)) where reason.contains("sample rate"):
             return "; convert the range first, then resample"
         default:
             return ""
@@ -53,7 +53,7 @@ enum ErrorReporting {
     }
 
     /// The flag that sets `setting`.
-    private static func flag(for setting: ReverseAudioError.Setting) -> String? {
+    private static func flag(for setting: SettingError.Setting) -> String? {
         switch setting {
         case .bitRate: return "--bitrate"
         case .blockFrames: return "--block-frames"
@@ -106,8 +106,8 @@ enum ErrorReporting {
     static func isUsageError(_ error: any Error) -> Bool {
         if error is CommandLineError { return true }
         switch error as? ReverseAudioError {
-        case .invalidRange, .settingOutOfRange, .unknownChoice, .unknownOutputFormat, .containerCannotHold,
-             .videoContainerCannotHold:
+        case .range(.invalidRange), .setting(.outOfRange), .setting(.unknownChoice), .output(.unknownOutputFormat), .output(.containerCannotHold),
+             .output(.videoContainerCannotHold):
             return true
         default:
             return false

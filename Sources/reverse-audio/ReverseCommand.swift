@@ -144,7 +144,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 shard: share?.description, overwrite: overwriting.overwrite)
         } catch {
             let reported = error as? ReverseAudioError
-                ?? .cannotCreateOutput(path: outputDirectory, reason: "cannot create the folder")
+                ?? .output(.cannotCreateOutput(path: outputDirectory, reason: "cannot create the folder"))
             ErrorReporting.printError(reported)
             throw ExitCode(Self.fatalStatus)
         }

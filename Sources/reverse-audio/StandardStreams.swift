@@ -36,16 +36,16 @@ enum StandardStreams {
     private static func makeStandardInputSeekable() throws {
         var status = stat()
         guard fstat(STDIN_FILENO, &status) == 0 else {
-            throw ReverseAudioError.unreadable(path: "-", reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.input(.unreadable(path: "-", reason: String(cString: strerror(errno))))
         }
         if (status.st_mode & S_IFMT) == S_IFREG { return }  // `< file`: already a file
         if isatty(STDIN_FILENO) == 1 {
-            throw ReverseAudioError.unreadable(path: "-", reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)")
+            throw ReverseAudioError.input(.unreadable(path: "-", reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)"))
         }
         var template = Array((NSTemporaryDirectory() + "/.reverse-audio-stdin-XXXXXX").utf8CString)
         let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard copy >= 0 else {
-            throw ReverseAudioError.cannotCreateOutput(path: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.output(.cannotCreateOutput(path: NSTemporaryDirectory(), reason: String(cString: strerror(errno))))
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         defer { close(copy) }
@@ -60,21 +60,21 @@ enum StandardStreams {
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             let got = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw ReverseAudioError.unreadable(path: "-", reason: String(cString: strerror(errno))) }
+            guard got >= 0 else { throw ReverseAudioError.input(.unreadable(path: "-", reason: String(cString: strerror(errno)))) }
             if got == 0 { break }
             var sent = 0
             while sent < got {
                 let written = buffer.withUnsafeBytes { write(copy, $0.baseAddress! + sent, got - sent) }
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else {
-                    throw ReverseAudioError.writeFailed(path: NSTemporaryDirectory(), reason: "copying standard input: \(String(cString: strerror(errno)))")
+                    throw ReverseAudioError.output(.writeFailed(path: NSTemporaryDirectory(), reason: "copying standard input: \(String(cString: strerror(errno)))"))
                 }
                 sent += written
             }
         }
         lseek(copy, 0, SEEK_SET)
         guard dup2(copy, STDIN_FILENO) >= 0 else {
-            throw ReverseAudioError.unreadable(path: "-", reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.input(.unreadable(path: "-", reason: String(cString: strerror(errno))))
         }
     }
 }

@@ -43,7 +43,7 @@ import TestSupport
     @Test("a directory is not an audio file")
     func directory() throws {
         let (error, _) = try Self.failure(converting: Fixtures.directory)
-        #expect(error == .isDirectory(path: Fixtures.directory.path))
+        #expect(error == .input(.isDirectory(path: Fixtures.directory.path)))
     }
 
     @Test("a channel that does not exist")
@@ -83,7 +83,7 @@ import TestSupport
         for name in ["song.mp3", "./song.mp3", "link.mp3"] {
             let (error, _) = try Self.failure(converting: input, to: name,
                                               options: ConversionOptions(reverse: true, overwrite: true), directory: folder)
-            #expect(error == .outputIsInput(path: folder.file(name).path))
+            #expect(error == .output(.outputIsInput(path: folder.file(name).path)))
         }
         #expect(try Data(contentsOf: input) == original)
         #expect(folder.contents == ["link.mp3", "song.mp3"])

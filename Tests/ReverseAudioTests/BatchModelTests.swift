@@ -166,12 +166,12 @@ import FFmpeg
 
     @Test("failures of the output side stop a batch; one file's do not")
     func failureClasses() {
-        #expect(BatchFailure.stopsTheBatch(.writeFailed(path: "o.wav", reason: String(cString: strerror(ENOSPC)))))
-        #expect(BatchFailure.stopsTheBatch(.cannotCreateOutput(path: "o.wav", reason: "no permission to write in out")))
-        #expect(!BatchFailure.stopsTheBatch(.notMedia(path: "a.mp3", reason: "Invalid data")))
-        #expect(!BatchFailure.stopsTheBatch(.outputExists(path: "o.wav")))
-        #expect(BatchFailure.kind(of: .notMedia(path: "a.mp3", reason: "x")) == "notMedia")
-        #expect(BatchFailure.kind(of: .outputExists(path: "o.wav")) == "outputExists")
+        #expect(BatchFailure.stopsTheBatch(.output(.writeFailed(path: "o.wav", reason: String(cString: strerror(ENOSPC))))))
+        #expect(BatchFailure.stopsTheBatch(.output(.cannotCreateOutput(path: "o.wav", reason: "no permission to write in out"))))
+        #expect(!BatchFailure.stopsTheBatch(.input(.notMedia(path: "a.mp3", reason: "Invalid data"))))
+        #expect(!BatchFailure.stopsTheBatch(.output(.outputExists(path: "o.wav"))))
+        #expect(BatchFailure.kind(of: .input(.notMedia(path: "a.mp3", reason: "x"))) == "notMedia")
+        #expect(BatchFailure.kind(of: .output(.outputExists(path: "o.wav"))) == "outputExists")
     }
 
     private func folderNames(_ url: URL) -> [String] {

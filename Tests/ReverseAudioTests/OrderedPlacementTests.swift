@@ -21,7 +21,7 @@ import TestSupport
 
         func write(_ chunk: PCMChunk) throws {
             writes += 1
-            if writes == failOnWrite { throw ReverseAudioError.writeFailed(path: "memory", reason: "no space left on device") }
+            if writes == failOnWrite { throw ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device")) }
             if let (at, flag) = cancelOnWrite, at == writes { flag.cancel() }
             positions.append(chunk.position)
             bytes += chunk.bytes
@@ -62,7 +62,7 @@ import TestSupport
         let chain = try Self.chain()
         let sink = OrderedSink(format: chain.source.format)
         sink.failOnWrite = 3
-        #expect(throws: ReverseAudioError.writeFailed(path: "memory", reason: "no space left on device")) {
+        #expect(throws: ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device"))) {
             _ = try Self.transfer(chain, to: sink, threads: 2)
         }
         #expect(sink.writes == 3, "nothing was written after the failure")

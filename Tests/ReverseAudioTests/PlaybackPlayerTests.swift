@@ -173,7 +173,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: Fixtures.url("wav-pcm_s16le-2ch-44100.wav")),
                                  device: try SystemAudioOutput.device(named: "no-such-device"))
         let error = #expect(throws: ReverseAudioError.self) { try player.start() }
-        guard case .deviceUnavailable(let name, _) = error else {
+        guard case .device(.deviceUnavailable(let name, _)) = error else {
             Issue.record("not deviceUnavailable: \(String(describing: error))")
             return
         }

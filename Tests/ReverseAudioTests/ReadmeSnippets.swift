@@ -38,6 +38,16 @@ enum ReadmeSnippets {
         _ = try await AudioConverter.convert(url, to: URL(fileURLWithPath: "part-reversed.flac"), options: options)
     }
 
+    static func failures(url: URL, options: ConversionOptions) async throws {
+        do {
+            _ = try await AudioConverter.convert(url, to: URL(fileURLWithPath: "part.wav"), options: options)
+        } catch ReverseAudioError.range(.rangePastEnd(_, _, _, let length, _)) {
+            print("the file holds \(length) frames")                 // structured payloads, by domain
+        } catch let error as ReverseAudioError {
+            print(error)                                               // one line: the file and the reason
+        }
+    }
+
     static func roundTrip(url: URL, documents: URL, reversedURL: URL) async throws {
         let report = try await RoundTrip.run(url, into: documents)   // NAME-REVERSED.wav, NAME-REVERSED-REVERSED.wav
         print(report.verified ? "identical" : report.mismatch!)

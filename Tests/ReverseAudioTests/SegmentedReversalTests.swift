@@ -25,7 +25,7 @@ import TestSupport
 
         func write(_ source: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
             writes += 1
-            if writes == failOnWrite { throw ReverseAudioError.writeFailed(path: "memory", reason: "no space left on device") }
+            if writes == failOnWrite { throw ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device")) }
             cancelOnFirstWrite?.cancel()
             let start = Int(frame) * frameBytes
             if bytes.count < start + source.count { bytes += [UInt8](repeating: 0, count: start + source.count - bytes.count) }

@@ -177,9 +177,9 @@ import TestSupport
             }
         }
         let audio = Fixtures.url("flac-s16-2ch-44100.flac")
-        #expect(failure(audio) == .noVideoStream(path: audio.path, streams: ["1 audio stream"]))
+        #expect(failure(audio) == .input(.noVideoStream(path: audio.path, streams: ["1 audio stream"])))
         let text = Fixtures.url("bad-text.mp3")
-        if case .notVideo(let path, _) = failure(text) { #expect(path == text.path) } else { Issue.record("not .notVideo") }
+        if case .input(.notVideo(let path, _)) = failure(text) { #expect(path == text.path) } else { Issue.record("not .input(.notVideo)") }
         #expect(failure(URL(fileURLWithPath: "/dev/stdin"))?.description.contains("not a pipe") == true)
         #expect(folder.contents.isEmpty)
     }

@@ -44,7 +44,7 @@ public enum AudioConverter {
     package static func convert(_ input: URL, to output: URL, options: ConversionOptions,
                                 cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
         if let blockFrames = options.blockFrames, blockFrames <= 0 {
-            throw ReverseAudioError.settingOutOfRange(.blockFrames, value: "\(blockFrames)", allowed: "at least 1 frame")
+            throw ReverseAudioError.setting(.outOfRange(.blockFrames, value: "\(blockFrames)", allowed: "at least 1 frame"))
         }
         try AudioInput.checkReadableFile(at: input)
         // Fail on an unusable output or format before spending time decoding.

@@ -93,7 +93,7 @@ public struct Composition: Sendable {
             return nil
         }
         guard let first = files.first else {
-            throw ReverseAudioError.nothingToCompose(path: output.displayPath)
+            throw ReverseAudioError.output(.nothingToCompose(path: output.displayPath))
         }
         _ = try OutputFile(url: output, overwrite: overwrite, inputs: files)
         let reference = try AudioFileSource(url: first, cancellation: cancellation)
@@ -193,13 +193,13 @@ public struct Composition: Sendable {
     }
 
     /// Refuses a silence longer than ``maximumSilenceSeconds`` at `rate`.
-    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` naming the limit.
+    /// - Throws: `RangeError.invalidRange(reason:)` naming the limit.
     private func checkSilences(rate: Int) throws {
         let limit = Int64(CompositionPiece.maximumSilenceSeconds) * Int64(rate)
         for case .silence(let length) in pieces where length.frame(atRate: rate) > limit {
-            throw ReverseAudioError.invalidRange(
+            throw ReverseAudioError.range(.invalidRange(
                 reason: "a silence of \(length) is longer than 24 hours (\(Int64(CompositionPiece.maximumSilenceSeconds)) s, "
-                    + "\(limit) frames at \(rate) Hz), the longest silence a composition writes")
+                    + "\(limit) frames at \(rate) Hz), the longest silence a composition writes"))
         }
     }
 
@@ -207,8 +207,8 @@ public struct Composition: Sendable {
     /// AIFF or CAF), the frames known now (silences, and pieces whose length the header states)
     /// must fit the container (AIFF's sizes are 32-bit) and the free space of the output's file
     /// system. Compressed outputs have no size to predict.
-    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` past what the container holds;
-    ///   ``ReverseAudioError/cannotCreateOutput(path:reason:)`` when the space is not there.
+    /// - Throws: `RangeError.invalidRange(reason:)` past what the container holds;
+    ///   `OutputError.cannotCreateOutput(path:reason:)` when the space is not there.
     private func checkSpace(for sources: [any PCMSource], format: PCMFormat, outputFormat: OutputFormat, output: URL) throws {
         // Only PCM's size follows from its length.
         guard outputFormat.resolvedCodec(inputIsLossless: true).name == "pcm" else { return }
@@ -220,9 +220,9 @@ public struct Composition: Sendable {
         let (bytes, overflow) = frames.multipliedReportingOverflow(by: Int64(max(format.bytesPerFrame, 1)))
         let predicted = overflow ? Int64.max : bytes
         if let most = outputFormat.file.maximumDataBytes, predicted > most {
-            throw ReverseAudioError.invalidRange(
+            throw ReverseAudioError.range(.invalidRange(
                 reason: "an AIFF file holds at most 4 GiB of samples (its sizes are 32-bit) and this one would take "
-                    + "\(Composition.bytes(predicted)); write .wav (RF64) or .caf instead")
+                    + "\(Composition.bytes(predicted)); write .wav (RF64) or .caf instead"))
         }
         guard let (target, kind) = try? OutputFile.resolve(output), kind == .missing || kind == .regular else { return }
         let folder = target.deletingLastPathComponent()
@@ -230,9 +230,9 @@ public struct Composition: Sendable {
         guard statvfs(folder.path, &status) == 0 else { return }
         let (available, tooMany) = Int64(status.f_bavail).multipliedReportingOverflow(by: Int64(status.f_frsize))
         if !tooMany && predicted > available {
-            throw ReverseAudioError.cannotCreateOutput(
+            throw ReverseAudioError.output(.cannotCreateOutput(
                 path: output.displayPath,
-                reason: "it would take \(Composition.bytes(predicted)) and the file system holding \(folder.displayPath) has \(Composition.bytes(available)) free")
+                reason: "it would take \(Composition.bytes(predicted)) and the file system holding \(folder.displayPath) has \(Composition.bytes(available)) free"))
         }
     }
 
@@ -279,16 +279,16 @@ public struct Composition: Sendable {
         let sameRate = own.sampleRate == format.sampleRate
         let sameChannels = own.channelCount == format.channelCount
         if !convertsFormats && !(own.sampleRate == reference && sameChannels) {
-            throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
-                                                   expectedSampleRate: reference, expectedChannels: format.channelCount)
+            throw ReverseAudioError.input(.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
+                                                   expectedSampleRate: reference, expectedChannels: format.channelCount))
         }
         let mixes = !sameChannels && format.channelCount == 1
         let recipe = ChainRecipe(range: range, sampleFormat: format.sampleFormat, sampleRate: sameRate ? nil : format.sampleRate,
                                  channels: mixes ? .mix : .all, effects: effects, reversed: reversed)
         let source = try AudioChain(file: file, recipe: recipe).reader(scheduler: scheduler)
         guard source.format.channelCount == format.channelCount else {
-            throw ReverseAudioError.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
-                                                   expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount)
+            throw ReverseAudioError.input(.formatMismatch(path: file.name, sampleRate: own.sampleRate, channels: own.channelCount,
+                                                   expectedSampleRate: format.sampleRate, expectedChannels: format.channelCount))
         }
         var changes: [String] = []
         if own.sampleFormat != format.sampleFormat {

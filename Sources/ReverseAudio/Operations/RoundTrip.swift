@@ -58,7 +58,7 @@ public enum RoundTrip {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw ReverseAudioError.cannotCreateOutput(path: directory.displayPath, reason: "cannot create the folder")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: directory.displayPath, reason: "cannot create the folder"))
         }
         let reporter = ProgressReporter(progress)
         var reverseOptions = options

@@ -84,14 +84,14 @@ public enum Waveform {
                              threads: Int = ConversionOptions.availableCores,
                              cancellation: CancellationFlag?, progress: ProgressHandler? = nil) throws -> Drawing {
         guard let format = PictureFormat(url: output) else {
-            throw ReverseAudioError.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
-                                                        known: PictureFormat.extensions)
+            throw ReverseAudioError.output(.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
+                                                        known: PictureFormat.extensions))
         }
         let inputs = [input] + (compare.map { [$0] } ?? [])
         let lowest = WaveformLayout.minimumHeight(files: inputs.count)
         guard (16...maximumWidth).contains(width), (lowest...maximumHeight).contains(height) else {
-            throw ReverseAudioError.settingOutOfRange(.waveformSize, value: "\(width)×\(height)",
-                                                      allowed: "16 to \(maximumWidth) pixels wide and \(lowest) to \(maximumHeight) high")
+            throw ReverseAudioError.setting(.outOfRange(.waveformSize, value: "\(width)×\(height)",
+                                                      allowed: "16 to \(maximumWidth) pixels wide and \(lowest) to \(maximumHeight) high"))
         }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: inputs)
         let reporter = ProgressReporter(progress)
@@ -111,7 +111,7 @@ public enum Waveform {
                 do {
                     try Data(WaveformSVG.document(layout).utf8).write(to: destination.temporaryURL)
                 } catch {
-                    throw ReverseAudioError.writeFailed(path: output.displayPath, reason: error.localizedDescription)
+                    throw ReverseAudioError.output(.writeFailed(path: output.displayPath, reason: error.localizedDescription))
                 }
             }
         } catch {

@@ -33,7 +33,7 @@ extension PCMSink {
 
     /// A sink whose frames cannot be taken back: never asked to.
     package func startOver(expectingFrames frames: Int64) throws {
-        throw ReverseAudioError.writeFailed(path: "", reason: "what was written cannot be taken back")
+        throw ReverseAudioError.output(.writeFailed(path: "", reason: "what was written cannot be taken back"))
     }
 }
 

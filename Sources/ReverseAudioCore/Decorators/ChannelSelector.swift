@@ -49,10 +49,10 @@ package final class ChannelSelector: PCMSource {
 extension PCMSource {
     /// Channel `index` of this source (from 0), as a mono source.
     /// - Parameter name: the file the frames come from, for messages.
-    /// - Throws: ``ReverseAudioError/channelOutOfRange(path:channel:channelCount:)``.
+    /// - Throws: ``InputError/channelOutOfRange(path:channel:channelCount:)``.
     package func channel(_ index: Int, name: String) throws -> ChannelSelector {
         guard index >= 0, index < format.channelCount else {
-            throw ReverseAudioError.channelOutOfRange(path: name, channel: index, channelCount: format.channelCount)
+            throw ReverseAudioError.input(.channelOutOfRange(path: name, channel: index, channelCount: format.channelCount))
         }
         return ChannelSelector(self, channel: index)
     }

@@ -41,7 +41,7 @@ package final class ConcatenatedSource: PCMSource {
         var start: Int64 = 0
         for (index, source) in sources.enumerated() {
             guard let frames = source.length.frames else {
-                throw ReverseAudioError.cannotSeek(path: "", frame: frame, reason: "the length of piece \(index + 1) is unknown")
+                throw ReverseAudioError.range(.cannotSeek(path: "", frame: frame, reason: "the length of piece \(index + 1) is unknown"))
             }
             if frame < start + frames || index == sources.count - 1 {
                 let seeked = try source.seek(to: frame - start, endingAt: nil)
@@ -57,11 +57,11 @@ package final class ConcatenatedSource: PCMSource {
 
 extension PCMSource {
     /// This source's frames, then every frame of each of `others` in turn.
-    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` when they do not hold
+    /// - Throws: ``SettingError/sampleBufferMismatch(reason:)`` when they do not hold
     ///   frames of one format.
     package func followed(by others: [any PCMSource]) throws -> ConcatenatedSource {
         for source in others where !source.format.holdsSameFrames(as: format) {
-            throw ReverseAudioError.sampleBufferMismatch(reason: "\(source.format) cannot follow \(format)")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "\(source.format) cannot follow \(format)"))
         }
         return ConcatenatedSource([self] + others)
     }

@@ -62,11 +62,11 @@ public struct Fade: AudioEffect, Equatable {
 
     /// `source` with the fade where it is heard: at its start or end, or, when `mirrored`, at
     /// the other end of the source (the chain reverses it after).
-    /// - Throws: ``ReverseAudioError/lengthUnknown(path:reason:)`` for a fade-out of a source
+    /// - Throws: ``InputError/lengthUnknown(path:reason:)`` for a fade-out of a source
     ///   whose end nothing tells before it comes.
     public func applied(to source: any PCMSource, mirrored: Bool) throws -> any PCMSource {
         if end == .out || mirrored, source.length.frames == nil {
-            throw ReverseAudioError.lengthUnknown(path: "", reason: "a fade at the end needs to know where the end is")
+            throw ReverseAudioError.input(.lengthUnknown(path: "", reason: "a fade at the end needs to know where the end is"))
         }
         return source.fade(end, frames: length.frame(atRate: source.format.sampleRate), shape: shape, mirrored: mirrored)
     }

@@ -3,7 +3,7 @@
 ///
 /// The first read seeks the source to the range's start. A range that starts at or after the
 /// source's end, or (when the whole range is required) ends past it, fails with
-/// ``ReverseAudioError/rangePastEnd(path:frame:isStart:length:sampleRate:)`` naming the true
+/// ``RangeError/rangePastEnd(path:frame:isStart:length:sampleRate:)`` naming the true
 /// length, which only reading may tell (a header can misstate it).
 package final class RangeSource: PCMSource {
     private let source: any PCMSource
@@ -43,12 +43,12 @@ package final class RangeSource: PCMSource {
             let end = frames.lowerBound + position
             if position == 0 && frames.lowerBound > 0 {
                 // The start is the source's end: nothing of the range is there.
-                throw ReverseAudioError.rangePastEnd(path: name, frame: frames.lowerBound, isStart: true,
-                                                     length: end, sampleRate: format.sampleRate)
+                throw ReverseAudioError.range(.rangePastEnd(path: name, frame: frames.lowerBound, isStart: true,
+                                                     length: end, sampleRate: format.sampleRate))
             }
             if frames.upperBound != .max {
-                throw ReverseAudioError.rangePastEnd(path: name, frame: frames.upperBound, isStart: false,
-                                                     length: end, sampleRate: format.sampleRate)
+                throw ReverseAudioError.range(.rangePastEnd(path: name, frame: frames.upperBound, isStart: false,
+                                                     length: end, sampleRate: format.sampleRate))
             }
             return nil
         }
@@ -64,8 +64,8 @@ package final class RangeSource: PCMSource {
         let seeked = try source.seek(to: target, endingAt: innerEnd)
         started = true
         if seeked.reached < frames.lowerBound {
-            throw ReverseAudioError.rangePastEnd(path: name, frame: frames.lowerBound, isStart: true,
-                                                 length: source.length.frames ?? seeked.reached, sampleRate: format.sampleRate)
+            throw ReverseAudioError.range(.rangePastEnd(path: name, frame: frames.lowerBound, isStart: true,
+                                                 length: source.length.frames ?? seeked.reached, sampleRate: format.sampleRate))
         }
         position = seeked.reached - frames.lowerBound
         return SeekedTo(required: frame, reached: position)

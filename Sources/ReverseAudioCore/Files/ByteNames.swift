@@ -110,7 +110,7 @@ package enum ByteNames {
         count += 1
         let slot = base + "/\(count)"
         guard mkdir(slot, 0o700) == 0 else {
-            throw ReverseAudioError.unreadable(path: display, reason: "cannot make an alias for its name: \(String(cString: strerror(errno)))")
+            throw ReverseAudioError.input(.unreadable(path: display, reason: "cannot make an alias for its name: \(String(cString: strerror(errno)))"))
         }
         var name = escaped(path.split(separator: UInt8(ascii: "/")).last ?? [])
         if name.utf8.count > 200 {
@@ -122,13 +122,13 @@ package enum ByteNames {
         if target.first != UInt8(ascii: "/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             guard getcwd(&buffer, buffer.count) != nil else {
-                throw ReverseAudioError.unreadable(path: display, reason: "the current folder cannot be named")
+                throw ReverseAudioError.input(.unreadable(path: display, reason: "the current folder cannot be named"))
             }
             target = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } + [UInt8(ascii: "/")] + path
         }
         let made = withCString(target) { symlink($0, link) == 0 }
         guard made else {
-            throw ReverseAudioError.unreadable(path: display, reason: "cannot make an alias for its name: \(String(cString: strerror(errno)))")
+            throw ReverseAudioError.input(.unreadable(path: display, reason: "cannot make an alias for its name: \(String(cString: strerror(errno)))"))
         }
         displays[link] = display
         return URL(fileURLWithPath: link)
@@ -142,7 +142,7 @@ package enum ByteNames {
         for _ in 0..<16 {
             var template = Array("\(temporary)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
             guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))")
+                throw ReverseAudioError.output(.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(errno)))"))
             }
             let path = String(cString: made)
             switch OwnershipLock.lockFolder(at: path) {
@@ -153,14 +153,14 @@ package enum ByteNames {
                 continue
             case .failure(.failed(let code)):
                 rmdir(path)
-                throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(code)))")
+                throw ReverseAudioError.output(.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: \(String(cString: strerror(code)))"))
             }
             ProcessCleanup.register(folder: path)
             atexit { ByteNames.removeAliases() }
             folder = path
             return path
         }
-        throw ReverseAudioError.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: other runs keep removing it")
+        throw ReverseAudioError.output(.cannotCreateOutput(path: temporary, reason: "cannot make a folder for name aliases: other runs keep removing it"))
     }
 
     /// Removes this process's alias folder (at exit).

@@ -65,7 +65,7 @@ package final class OutputFile {
         self.overwrite = overwrite
         let path = url.displayPath
         for input in inputs where OutputFile.isSameFile(url, input) {
-            throw ReverseAudioError.outputIsInput(path: path)
+            throw ReverseAudioError.output(.outputIsInput(path: path))
         }
         let resolved = try OutputFile.resolve(url)
         target = resolved.target
@@ -73,18 +73,18 @@ package final class OutputFile {
         case .missing:
             placement = .publishedAtomically
         case .regular:
-            guard overwrite else { throw ReverseAudioError.outputExists(path: path) }
+            guard overwrite else { throw ReverseAudioError.output(.outputExists(path: path)) }
             // As `cp` and `ffmpeg -y`, which open the file for writing: replacing it by a rename
             // needs only the folder's permission, and would take another user's read-only file.
             guard access(resolved.target.path, W_OK) == 0 else {
-                throw ReverseAudioError.cannotCreateOutput(
-                    path: path, reason: "permission denied: \(OutputFile.describeOwner(resolved.target.path)); -y replaces only a file you may write, as cp does")
+                throw ReverseAudioError.output(.cannotCreateOutput(
+                    path: path, reason: "permission denied: \(OutputFile.describeOwner(resolved.target.path)); -y replaces only a file you may write, as cp does"))
             }
             placement = .publishedAtomically
         case .special:
             placement = requiresSeekableFile ? .spooled : .writtenInPlace
         case .refused(let reason):
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: reason)
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: reason))
         }
         switch placement {
         case .writtenInPlace:
@@ -104,20 +104,20 @@ package final class OutputFile {
         let folder = target.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: "folder \(folder.displayPath) does not exist")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "folder \(folder.displayPath) does not exist"))
         }
         guard isDirectory.boolValue else {
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: "\(folder.displayPath) is not a folder")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "\(folder.displayPath) is not a folder"))
         }
         guard access(folder.path, W_OK) == 0 else {
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: "no permission to write in \(folder.displayPath)")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "no permission to write in \(folder.displayPath)"))
         }
         // Known now, not after the work: the name the file would be published under must fit.
         let nameLength = target.lastPathComponent.utf8.count
         let longest = pathconf(folder.path, Int32(_PC_NAME_MAX))
         if longest > 0 && nameLength > longest {
-            throw ReverseAudioError.cannotCreateOutput(
-                path: path, reason: "the name is \(nameLength) bytes long; \(folder.displayPath) allows at most \(longest)")
+            throw ReverseAudioError.output(.cannotCreateOutput(
+                path: path, reason: "the name is \(nameLength) bytes long; \(folder.displayPath) allows at most \(longest)"))
         }
         OutputFile.removeStalePartials(in: folder)
         let reserved = try OutputFile.reserveTemporaryName(in: folder, for: path)
@@ -139,7 +139,7 @@ package final class OutputFile {
     }
 
     /// Moves the finished file into place. Without `overwrite`, fails with
-    /// ``ReverseAudioError/outputExists(path:)`` if something took the name during the run.
+    /// ``OutputError/outputExists(path:)`` if something took the name during the run.
     package func commit() throws {
         switch placement {
         case .writtenInPlace:
@@ -157,7 +157,7 @@ package final class OutputFile {
             // Never rename over something that became a folder, a link or a device meanwhile.
             var status = stat()
             if lstat(target.path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
-                throw ReverseAudioError.cannotCreateOutput(path: url.displayPath, reason: "it is no longer a regular file")
+                throw ReverseAudioError.output(.cannotCreateOutput(path: url.displayPath, reason: "it is no longer a regular file"))
             }
             guard rename(temporaryURL.path, target.path) == 0 else { throw publishingError(errno) }
         } else {
@@ -191,7 +191,7 @@ package final class OutputFile {
         case .renamed:
             return
         case .failed(let code) where code == EEXIST:
-            throw ReverseAudioError.outputExists(path: url.displayPath)
+            throw ReverseAudioError.output(.outputExists(path: url.displayPath))
         case .failed(let code):
             throw publishingError(code)
         case .unsupported:
@@ -202,15 +202,15 @@ package final class OutputFile {
             return
         }
         let linkError = errno
-        if linkError == EEXIST { throw ReverseAudioError.outputExists(path: url.displayPath) }
+        if linkError == EEXIST { throw ReverseAudioError.output(.outputExists(path: url.displayPath)) }
         // Filesystems without either (FAT, some network shares): check, then rename.
         guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else { throw publishingError(linkError) }
-        if access(target.path, F_OK) == 0 { throw ReverseAudioError.outputExists(path: url.displayPath) }
+        if access(target.path, F_OK) == 0 { throw ReverseAudioError.output(.outputExists(path: url.displayPath)) }
         guard rename(temporaryURL.path, target.path) == 0 else { throw publishingError(errno) }
     }
 
     private func publishingError(_ code: Int32) -> ReverseAudioError {
-        .writeFailed(path: url.displayPath, reason: "could not move the finished file into place: \(String(cString: strerror(code)))")
+        .output(.writeFailed(path: url.displayPath, reason: "could not move the finished file into place: \(String(cString: strerror(code)))"))
     }
 
     /// Why `path` may not be written, for a refusal: "it is not writable by you (mode 444, owned by user 0)".
@@ -331,10 +331,10 @@ extension OutputFile {
             case .failure(.taken):
                 continue
             case .failure(.failed(let code)):
-                throw ReverseAudioError.cannotCreateOutput(path: path, reason: String(cString: strerror(code)))
+                throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: String(cString: strerror(code))))
             }
         }
-        throw ReverseAudioError.cannotCreateOutput(path: path, reason: "no free temporary name in \(folder.displayPath)")
+        throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: "no free temporary name in \(folder.displayPath)"))
     }
 
     /// Removes temporary files that earlier runs of this tool left in `folder` when they were

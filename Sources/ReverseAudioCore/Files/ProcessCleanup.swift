@@ -48,7 +48,7 @@ package enum ProcessCleanup {
     /// Creates `url` and the folders above it that are missing, and remembers those it made:
     /// ``removeAll()`` removes them again if they are still empty (a batch stopped before its
     /// first output leaves no empty output folder behind).
-    /// - Throws: ``ReverseAudioError/cannotCreateOutput(path:reason:)`` naming the folder and
+    /// - Throws: ``OutputError/cannotCreateOutput(path:reason:)`` naming the folder and
     ///   the reason in words ("a file has that name"), never Foundation's error.
     package static func createFolder(_ url: URL) throws {
         var missing: [String] = []
@@ -62,14 +62,14 @@ package enum ProcessCleanup {
         var followed = stat()
         if folder.path != "/", stat(folder.path, &followed) == 0, (followed.st_mode & S_IFMT) != S_IFDIR {
             let which = folder.path == url.standardizedFileURL.path ? "a file has that name" : "\(folder.displayPath) is a file"
-            throw ReverseAudioError.cannotCreateOutput(path: url.displayPath, reason: "\(which), not a folder")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: url.displayPath, reason: "\(which), not a folder"))
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? (error as NSError).localizedDescription
-            throw ReverseAudioError.cannotCreateOutput(path: url.displayPath, reason: "cannot create the folder (\(reason))")
+            throw ReverseAudioError.output(.cannotCreateOutput(path: url.displayPath, reason: "cannot create the folder (\(reason))"))
         }
         lock.lock()
         createdFolders.append(contentsOf: missing)

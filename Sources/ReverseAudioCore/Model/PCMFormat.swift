@@ -18,7 +18,7 @@ public struct PCMFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Bytes per frame (one sample of every channel).
-    public var bytesPerFrame: Int { sampleFormat.bytesPerSample * channelCount }
+    package var bytesPerFrame: Int { sampleFormat.bytesPerSample * channelCount }
 
     /// "44100 Hz, stereo, s16".
     public var description: String {

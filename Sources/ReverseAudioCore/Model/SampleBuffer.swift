@@ -8,11 +8,11 @@ public struct SampleBuffer: Sendable, Equatable {
     /// Index of this block's first frame within its stream (the decode, or the reversed output).
     public let position: Int64
 
-    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` unless `bytes` holds whole frames.
+    /// - Throws: ``SettingError/sampleBufferMismatch(reason:)`` unless `bytes` holds whole frames.
     package init(bytes: [UInt8], format: PCMFormat, position: Int64) throws {
         guard format.channelCount > 0, bytes.count % format.bytesPerFrame == 0 else {
-            throw ReverseAudioError.sampleBufferMismatch(
-                reason: "it must hold whole frames of \(format.bytesPerFrame) bytes, not \(bytes.count) bytes")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(
+                reason: "it must hold whole frames of \(format.bytesPerFrame) bytes, not \(bytes.count) bytes"))
         }
         self.format = format
         self.bytes = bytes
@@ -20,7 +20,7 @@ public struct SampleBuffer: Sendable, Equatable {
     }
 
     /// A block of signed 16-bit samples.
-    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` unless `samples` holds whole frames.
+    /// - Throws: ``SettingError/sampleBufferMismatch(reason:)`` unless `samples` holds whole frames.
     package init(samples: [Int16], channelCount: Int, sampleRate: Int, position: Int64) throws {
         let format = PCMFormat(sampleFormat: .s16, sampleRate: sampleRate, channelCount: channelCount)
         try self.init(bytes: samples.withUnsafeBytes { Array($0) }, format: format, position: position)
@@ -52,7 +52,7 @@ public struct SampleBuffer: Sendable, Equatable {
 
     /// The interleaved samples as `type`, which must match the format: `UInt8` for u8, `Int16`
     /// for s16, `Int32` for s24 and s32, `Float` for f32, `Double` for f64.
-    /// - Throws: ``ReverseAudioError/sampleBufferMismatch(reason:)`` when `type` does not match.
+    /// - Throws: ``SettingError/sampleBufferMismatch(reason:)`` when `type` does not match.
     public func values<Sample: BinaryInteger & Sendable>(as type: Sample.Type) throws -> [Sample] {
         try checkSize(MemoryLayout<Sample>.size, isFloat: false)
         return bytes.withUnsafeBytes { Array($0.bindMemory(to: Sample.self)) }
@@ -67,7 +67,7 @@ public struct SampleBuffer: Sendable, Equatable {
     /// The samples of one channel of an `s16` block.
     package func channel(_ index: Int) throws -> [Int16] {
         guard index >= 0 && index < channelCount else {
-            throw ReverseAudioError.sampleBufferMismatch(reason: "channel \(index) out of range (0..<\(channelCount))")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "channel \(index) out of range (0..<\(channelCount))"))
         }
         let all = try values(as: Int16.self)
         return stride(from: index, to: all.count, by: channelCount).map { all[$0] }
@@ -75,7 +75,7 @@ public struct SampleBuffer: Sendable, Equatable {
 
     private func checkSize(_ size: Int, isFloat: Bool) throws {
         guard size == format.sampleFormat.bytesPerSample, isFloat == format.sampleFormat.isFloat else {
-            throw ReverseAudioError.sampleBufferMismatch(reason: "a \(format.sampleFormat) buffer cannot be read as \(size)-byte \(isFloat ? "floats" : "integers")")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "a \(format.sampleFormat) buffer cannot be read as \(size)-byte \(isFloat ? "floats" : "integers")"))
         }
     }
 }

@@ -36,7 +36,7 @@ public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     }
 
     /// True for the floating-point formats.
-    public var isFloat: Bool { self == .f32 || self == .f64 }
+    package var isFloat: Bool { self == .f32 || self == .f64 }
 
     /// The name used on the command line and by `ffprobe` where they agree ("s16", "f32").
     public var description: String { rawValue }

@@ -8,17 +8,17 @@ public struct TimeRange: Sendable, Equatable {
     /// How long it is, instead of an end.
     public var duration: TimePosition?
 
-    /// - Throws: ``ReverseAudioError/invalidRange(reason:)`` when both an end and a duration are
+    /// - Throws: ``RangeError/invalidRange(reason:)`` when both an end and a duration are
     ///   given, when the end does not come after the start, or for an empty duration.
     public init(start: TimePosition? = nil, end: TimePosition? = nil, duration: TimePosition? = nil) throws {
         if end != nil && duration != nil {
-            throw ReverseAudioError.invalidRange(reason: "give an end or a duration, not both")
+            throw ReverseAudioError.range(.invalidRange(reason: "give an end or a duration, not both"))
         }
         if let duration, duration.isZero {
-            throw ReverseAudioError.invalidRange(reason: "the duration must be longer than 0")
+            throw ReverseAudioError.range(.invalidRange(reason: "the duration must be longer than 0"))
         }
         if let end, end.comesNoLaterThan(start ?? .frames(0)) {
-            throw ReverseAudioError.invalidRange(reason: "the end (\(end)) must come after the start (\(start ?? .frames(0)))")
+            throw ReverseAudioError.range(.invalidRange(reason: "the end (\(end)) must come after the start (\(start ?? .frames(0)))"))
         }
         self.start = start
         self.end = end
@@ -31,13 +31,13 @@ public struct TimeRange: Sendable, Equatable {
     /// - Parameters:
     ///   - sampleRate: the rate the frames are counted at.
     ///   - path: the file, for messages.
-    /// - Throws: ``ReverseAudioError/emptyRange(path:start:end:)`` for a range empty at this rate.
+    /// - Throws: ``RangeError/emptyRange(path:start:end:)`` for a range empty at this rate.
     package func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
         // Each frame saturates at 2^61 (see ``TimePosition/frame(atRate:)``): the sum cannot overflow.
         let first = start?.frame(atRate: sampleRate) ?? 0
         let last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? Int64.max
         guard last > first else {
-            throw ReverseAudioError.emptyRange(path: path, start: first, end: last)
+            throw ReverseAudioError.range(.emptyRange(path: path, start: first, end: last))
         }
         return first..<last
     }
@@ -51,13 +51,13 @@ extension Range where Bound == Int64 {
 
     /// This range in a stream of exactly `length` frames: an open end (`Int64.max`) becomes the
     /// stream's end.
-    /// - Throws: ``ReverseAudioError/rangePastEnd(path:frame:isStart:length:sampleRate:)``.
+    /// - Throws: ``RangeError/rangePastEnd(path:frame:isStart:length:sampleRate:)``.
     package func within(length: Int64, sampleRate: Int, path: String) throws -> Range<Int64> {
         if lowerBound >= length {
-            throw ReverseAudioError.rangePastEnd(path: path, frame: lowerBound, isStart: true, length: length, sampleRate: sampleRate)
+            throw ReverseAudioError.range(.rangePastEnd(path: path, frame: lowerBound, isStart: true, length: length, sampleRate: sampleRate))
         }
         if upperBound != .max && upperBound > length {
-            throw ReverseAudioError.rangePastEnd(path: path, frame: upperBound, isStart: false, length: length, sampleRate: sampleRate)
+            throw ReverseAudioError.range(.rangePastEnd(path: path, frame: upperBound, isStart: false, length: length, sampleRate: sampleRate))
         }
         return lowerBound..<Swift.min(upperBound, length)
     }

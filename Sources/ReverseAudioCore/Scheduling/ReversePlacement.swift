@@ -31,7 +31,7 @@ final class ReversePlacement {
     /// - Parameters:
     ///   - blockFrames: frames per block; more than `totalFrames` means one block of the whole.
     ///   - batchBytes: roughly how much is buffered between writes.
-    /// - Throws: ``ReverseAudioError/settingOutOfRange(_:value:allowed:)`` when a block would
+    /// - Throws: ``SettingError/outOfRange(_:value:allowed:)`` when a block would
     ///   not fit in ``maximumBlockBytes``.
     init(totalFrames: Int64, blockFrames requested: Int, frameBytes: Int, sink: any PositionedPCMSink,
          batchBytes: Int = 1 << 20) throws {
@@ -52,13 +52,13 @@ final class ReversePlacement {
     static func checkedBlockFrames(_ requested: Int, totalFrames: Int64, frameBytes: Int) throws -> Int {
         let most = maximumBlockBytes / max(frameBytes, 1)
         guard requested > 0 else {
-            throw ReverseAudioError.settingOutOfRange(.blockFrames, value: "\(requested)", allowed: "1 to \(most) frames")
+            throw ReverseAudioError.setting(.outOfRange(.blockFrames, value: "\(requested)", allowed: "1 to \(most) frames"))
         }
         let blockFrames = Int(min(Int64(requested), max(totalFrames, 1)))
         let (blockBytes, overflow) = blockFrames.multipliedReportingOverflow(by: frameBytes)
         guard !overflow, blockBytes <= maximumBlockBytes else {
-            throw ReverseAudioError.settingOutOfRange(.blockFrames, value: "\(requested)",
-                                                      allowed: "1 to \(most) frames (\(maximumBlockBytes >> 20) MiB)")
+            throw ReverseAudioError.setting(.outOfRange(.blockFrames, value: "\(requested)",
+                                                      allowed: "1 to \(most) frames (\(maximumBlockBytes >> 20) MiB)"))
         }
         return blockFrames
     }

@@ -154,7 +154,7 @@ package struct Scheduler {
     package func mirror(_ input: Input, into sink: any PositionedPCMSink, progress: ProgressHandler?) throws -> Report {
         let source = input.source
         guard var expected = source.length.frames else {
-            throw ReverseAudioError.lengthUnknown(path: input.name, reason: "placing frames at mirrored positions needs it")
+            throw ReverseAudioError.input(.lengthUnknown(path: input.name, reason: "placing frames at mirrored positions needs it"))
         }
         var report = Report()
         var lengthSource = source.length.source
@@ -199,8 +199,8 @@ package struct Scheduler {
                 return report
             }
             if pass == 2 {
-                throw ReverseAudioError.decodingFailed(
-                    path: input.name, reason: "two decodes gave different lengths (\(expected) and \(placement.sourceFrames) frames)")
+                throw ReverseAudioError.input(.decodingFailed(
+                    path: input.name, reason: "two decodes gave different lengths (\(expected) and \(placement.sourceFrames) frames)"))
             }
             expected = placement.sourceFrames
             lengthSource = .decode

@@ -22,7 +22,7 @@ package final class TemporaryPCMFile: PositionedPCMSink {
         var name = Array(template.utf8CString)
         let opened = name.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard opened >= 0 else {
-            throw ReverseAudioError.cannotCreateOutput(path: template, reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.output(.cannotCreateOutput(path: template, reason: String(cString: strerror(errno))))
         }
         descriptor = opened
         url = URL(fileURLWithPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -43,7 +43,7 @@ package final class TemporaryPCMFile: PositionedPCMSink {
         let named = OutputFile.descriptorNumber(destination)
         let output = named ?? open(destination.path, O_WRONLY | O_NOCTTY)
         guard output >= 0 else {
-            throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: String(cString: strerror(errno))))
         }
         defer { if named == nil { close(output) } }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -51,13 +51,13 @@ package final class TemporaryPCMFile: PositionedPCMSink {
         while true {
             let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw ReverseAudioError.unreadable(path: url.path, reason: String(cString: strerror(errno))) }
+            guard got >= 0 else { throw ReverseAudioError.input(.unreadable(path: url.path, reason: String(cString: strerror(errno)))) }
             if got == 0 { return }
             var sent = 0
             while sent < got {
                 let written = buffer.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + sent, got - sent) }
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                guard written > 0 else { throw ReverseAudioError.output(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
                 sent += written
             }
             offset += off_t(got)
@@ -77,7 +77,7 @@ package final class TemporaryPCMFile: PositionedPCMSink {
             let written = pwrite(descriptor, bytes.baseAddress, bytes.count, offset)
             guard written > 0 else {
                 if written < 0 && errno == EINTR { continue }
-                throw ReverseAudioError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+                throw ReverseAudioError.output(.writeFailed(path: url.path, reason: String(cString: strerror(errno))))
             }
             bytes = UnsafeRawBufferPointer(rebasing: bytes[written...])
             offset += off_t(written)
@@ -87,7 +87,7 @@ package final class TemporaryPCMFile: PositionedPCMSink {
     /// Empties the file, to be written again.
     package func discardWrites(expectingFrames frames: Int64) throws {
         guard ftruncate(descriptor, 0) == 0 else {
-            throw ReverseAudioError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.output(.writeFailed(path: url.path, reason: String(cString: strerror(errno))))
         }
     }
 
@@ -107,7 +107,7 @@ package final class TemporaryPCMFile: PositionedPCMSink {
                             off_t(frame * Int64(bytesPerFrame) + Int64(filled)))
             guard got > 0 else {
                 if got < 0 && errno == EINTR { continue }
-                throw ReverseAudioError.unreadable(path: url.path, reason: got == 0 ? "unexpected end" : String(cString: strerror(errno)))
+                throw ReverseAudioError.input(.unreadable(path: url.path, reason: got == 0 ? "unexpected end" : String(cString: strerror(errno))))
             }
             filled += got
         }

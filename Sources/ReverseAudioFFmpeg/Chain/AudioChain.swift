@@ -178,8 +178,8 @@ package final class AudioChain {
     private static func naming<Result>(_ name: String, _ work: () throws -> Result) throws -> Result {
         do {
             return try work()
-        } catch ReverseAudioError.lengthUnknown(path: "", let reason) {
-            throw ReverseAudioError.lengthUnknown(path: name, reason: reason)
+        } catch ReverseAudioError.input(.lengthUnknown(path: "", let reason)) {
+            throw ReverseAudioError.input(.lengthUnknown(path: name, reason: reason))
         }
     }
 }

@@ -82,7 +82,7 @@ package final class SampleConverter: PCMSource {
     @discardableResult
     package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         if format.sampleRate != source.format.sampleRate && frame != 0 {
-            throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
+            throw ReverseAudioError.range(.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first"))
         }
         resampler.reset()
         pending.clear()
@@ -107,7 +107,7 @@ extension PCMSource {
     /// This source's frames converted by swresample: another sample format (nil keeps it),
     /// another rate (nil keeps it), mixed to one channel.
     /// - Parameter name: the file the frames come from, for messages.
-    /// - Throws: `ReverseAudioError/settingOutOfRange(_:value:allowed:)` for a rate outside
+    /// - Throws: `SettingError.outOfRange(_:value:allowed:)` for a rate outside
     ///   1 to 768000 Hz.
     package func converted(to sampleFormat: SampleFormat?, sampleRate: Int? = nil, mixingToMono: Bool = false,
                            name: String) throws -> SampleConverter {
@@ -120,7 +120,7 @@ extension SampleConverter {
     /// Refuses a rate outside 1 to 768000 Hz.
     static func checkRate(_ rate: Int?) throws {
         if let rate, !(1...768_000).contains(rate) {
-            throw ReverseAudioError.settingOutOfRange(.sampleRate, value: "\(rate) Hz", allowed: "1 to 768000 Hz")
+            throw ReverseAudioError.setting(.outOfRange(.sampleRate, value: "\(rate) Hz", allowed: "1 to 768000 Hz"))
         }
     }
 }

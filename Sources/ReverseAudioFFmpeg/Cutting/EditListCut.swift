@@ -80,7 +80,7 @@ package enum EditListCut {
     /// positions are (`FramePositioner`).
     /// - Returns: what was written, or why the packets cannot be restated exactly (the caller
     ///   re-encodes); nothing is left at `output` then.
-    /// - Throws: ``ReverseAudioError/invalidOption(_:)`` for a range past the end of the file,
+    /// - Throws: `RangeError.rangePastEnd` for a range past the end of the file,
     ///   and the errors of reading and writing.
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
                             cancellation: CancellationFlag) throws -> Outcome {
@@ -167,8 +167,8 @@ package enum EditListCut {
                 return .refused(reason)
             case .endOfFile:
                 destination.discard()
-                throw ReverseAudioError.rangePastEnd(path: input.displayPath, frame: range.upperBound, isStart: false,
-                                                     length: lastEnd - origin, sampleRate: parameters.sampleRate)
+                throw ReverseAudioError.range(.rangePastEnd(path: input.displayPath, frame: range.upperBound, isStart: false,
+                                                     length: lastEnd - origin, sampleRate: parameters.sampleRate))
             }
         } catch {
             destination.discard()

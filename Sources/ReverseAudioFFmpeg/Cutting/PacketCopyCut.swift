@@ -41,7 +41,7 @@ package enum PacketCopyCut {
     static let checkedFrames = 2
 
     /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
-    /// - Throws: ``ReverseAudioError/rangePastEnd(path:frame:isStart:length:sampleRate:)`` for
+    /// - Throws: `RangeError.rangePastEnd(path:frame:isStart:length:sampleRate:)` for
     ///   a range past the end, and the errors of reading and writing.
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
                             cancellation: CancellationFlag) throws -> Outcome {
@@ -154,7 +154,7 @@ package enum PacketCopyCut {
                     if cancellation.isCancelled { throw CancellationError() }
                     guard let position = packet.filePosition, position >= entries[next].position else { continue }
                     guard position == entries[next].position else {
-                        throw ReverseAudioError.decodingFailed(path: source.path, reason: "the frames moved while reading them")
+                        throw ReverseAudioError.input(.decodingFailed(path: source.path, reason: "the frames moved while reading them"))
                     }
                     let kept = try Packet()
                     try kept.reference(packet)
@@ -304,13 +304,13 @@ package enum PacketCopyCut {
             if cancellation.isCancelled { throw CancellationError() }
             guard let position = packet.filePosition, position >= entries[next].position else { continue }
             guard position == entries[next].position else {
-                throw ReverseAudioError.decodingFailed(path: source.path, reason: "the frames moved while copying them")
+                throw ReverseAudioError.input(.decodingFailed(path: source.path, reason: "the frames moved while copying them"))
             }
             try body(packet)
             next += 1
         }
         guard next > last else {
-            throw ReverseAudioError.decodingFailed(path: source.path, reason: "the file ended while copying its frames")
+            throw ReverseAudioError.input(.decodingFailed(path: source.path, reason: "the file ended while copying its frames"))
         }
     }
 

@@ -444,7 +444,7 @@ package final class AudioFileSource: PCMSource {
     /// Moves so the next frame read is `frame` (see `PCMSource/seek(to:endingAt:)`).
     @discardableResult
     package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
-        guard frame >= 0 else { throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative") }
+        guard frame >= 0 else { throw ReverseAudioError.range(.cannotSeek(path: name, frame: frame, reason: "a frame index is never negative")) }
         if frame == 0 && atStart { return SeekedTo(required: 0, reached: 0) }
         if !rawDecided { decideRaw() }
         if let raw {
@@ -453,7 +453,7 @@ package final class AudioFileSource: PCMSource {
             return SeekedTo(required: frame, reached: position)
         }
         if conversion.sampleRate != nil && frame != 0 {
-            throw ReverseAudioError.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first")
+            throw ReverseAudioError.range(.cannotSeek(path: name, frame: frame, reason: "the sample rate is being converted; convert the range first"))
         }
         pending.clear()
         flushed = false
@@ -546,7 +546,7 @@ package final class AudioFileSource: PCMSource {
             if channels > Resampler.maximumChannelCount {
                 reason += ": the converter handles at most \(Resampler.maximumChannelCount) channels and the file has \(channels)"
             }
-            throw ReverseAudioError.decodingFailed(path: name, reason: reason)
+            throw ReverseAudioError.input(.decodingFailed(path: name, reason: reason))
         }
     }
 

@@ -38,7 +38,7 @@ package final class AudioInput {
             if error.isInterrupted { throw CancellationError() }
             if !isSeekable && (error.isEndOfFile || error.isInvalidData || error.posixErrorNumber == EINVAL) {
                 // Nothing to tell an empty pipe from one carrying something that is not audio.
-                throw ReverseAudioError.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)")
+                throw ReverseAudioError.input(.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)"))
             }
             throw AudioInput.openingError(error, path: path)
         }
@@ -47,25 +47,25 @@ package final class AudioInput {
         } catch {
             let kinds = demuxer.streamKinds
             guard let audio = kinds.firstIndex(of: .audio) else {
-                throw ReverseAudioError.noAudioStream(path: path, streams: AudioInput.describe(kinds))
+                throw ReverseAudioError.input(.noAudioStream(path: path, streams: AudioInput.describe(kinds)))
             }
             let stream = demuxer.audioStream(at: audio)
             if demuxer.stoppedAtReadLimit {
-                throw ReverseAudioError.notMedia(
-                    path: path, reason: "no \(stream.codecName) frame found in the first \(Demuxer.readLimit >> 20) MiB")
+                throw ReverseAudioError.input(.notMedia(
+                    path: path, reason: "no \(stream.codecName) frame found in the first \(Demuxer.readLimit >> 20) MiB"))
             }
-            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: stream.codecName) }
+            if error.isDecoderNotFound { throw ReverseAudioError.input(.unsupportedCodec(path: path, codec: stream.codecName)) }
             // FFmpeg passes over audio streams whose rate or channel count it could not read.
-            throw ReverseAudioError.notMedia(
-                path: path, reason: "its \(stream.codecName) stream declares no sample rate or channels")
+            throw ReverseAudioError.input(.notMedia(
+                path: path, reason: "its \(stream.codecName) stream declares no sample rate or channels"))
         }
         parameters = demuxer.audioStream(at: streamIndex)
         do {
             decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
         } catch {
-            if error.isDecoderNotFound { throw ReverseAudioError.unsupportedCodec(path: path, codec: parameters.codecName) }
-            throw ReverseAudioError.decodingFailed(
-                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))")
+            if error.isDecoderNotFound { throw ReverseAudioError.input(.unsupportedCodec(path: path, codec: parameters.codecName)) }
+            throw ReverseAudioError.input(.decodingFailed(
+                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))"))
         }
     }
 
@@ -84,8 +84,8 @@ package final class AudioInput {
         do {
             decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
         } catch {
-            throw ReverseAudioError.decodingFailed(
-                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))")
+            throw ReverseAudioError.input(.decodingFailed(
+                path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))"))
         }
     }
 
@@ -172,25 +172,25 @@ package final class AudioInput {
         let path = url.displayPath
         var status = stat()
         guard stat(url.path, &status) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw ReverseAudioError.fileNotFound(path: path) }
-            throw ReverseAudioError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            if errno == ENOENT || errno == ENOTDIR { throw ReverseAudioError.input(.fileNotFound(path: path)) }
+            throw ReverseAudioError.input(.unreadable(path: path, reason: String(cString: strerror(errno))))
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG:
             guard access(url.path, R_OK) == 0 else {
-                throw ReverseAudioError.unreadable(path: path, reason: "permission denied")
+                throw ReverseAudioError.input(.unreadable(path: path, reason: "permission denied"))
             }
-            if status.st_size == 0 { throw ReverseAudioError.emptyFile(path: path) }
+            if status.st_size == 0 { throw ReverseAudioError.input(.emptyFile(path: path)) }
         case S_IFIFO, S_IFSOCK:
             break  // a pipe: streamed
         case S_IFDIR:
-            throw ReverseAudioError.isDirectory(path: path)
+            throw ReverseAudioError.input(.isDirectory(path: path))
         case S_IFCHR where isTerminal(url):
-            throw ReverseAudioError.unreadable(path: path, reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)")
+            throw ReverseAudioError.input(.unreadable(path: path, reason: "it is a terminal; pipe the audio in (cat song.mp3 | reverse-audio … -)"))
         case S_IFCHR, S_IFBLK:
-            throw ReverseAudioError.unreadable(path: path, reason: "it is a device, not an audio file or a pipe")
+            throw ReverseAudioError.input(.unreadable(path: path, reason: "it is a device, not an audio file or a pipe"))
         default:
-            throw ReverseAudioError.unreadable(path: path, reason: "it is not a regular file or a pipe")
+            throw ReverseAudioError.input(.unreadable(path: path, reason: "it is not a regular file or a pipe"))
         }
     }
 
@@ -208,11 +208,11 @@ package final class AudioInput {
     }
 
     private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {
-        if let errno = error.posixErrorNumber, errno == ENOENT { return .fileNotFound(path: path) }
+        if let errno = error.posixErrorNumber, errno == ENOENT { return .input(.fileNotFound(path: path)) }
         if let errno = error.posixErrorNumber, errno == EACCES || errno == EPERM {
-            return .unreadable(path: path, reason: error.message)
+            return .input(.unreadable(path: path, reason: error.message))
         }
-        return .notMedia(path: path, reason: error.message)
+        return .input(.notMedia(path: path, reason: error.message))
     }
 
     package static func describe(_ kinds: [MediaKind]) -> [String] {

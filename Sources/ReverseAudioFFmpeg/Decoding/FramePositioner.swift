@@ -269,7 +269,7 @@ final class FramePositioner {
     }
 
     private func passed(_ target: Int64) -> ReverseAudioError {
-        .notSeekable(path: input.path, reason: "a pipe is read once; it cannot go back to frame \(target)")
+        .input(.notSeekable(path: input.path, reason: "a pipe is read once; it cannot go back to frame \(target)"))
     }
 
     /// Indexes the packets through output frame `frame`, reading them in order from the first:

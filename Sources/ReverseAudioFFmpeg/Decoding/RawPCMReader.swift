@@ -42,7 +42,7 @@ final class RawPCMReader {
     }
 
     /// The next frames, at most `maximumFrames`; nil at the end.
-    /// - Throws: ``ReverseAudioError/decodingFailed(path:reason:)`` when the file ends before its
+    /// - Throws: `InputError.decodingFailed(path:reason:)` when the file ends before its
     ///   data does (cut while being read) or cannot be read.
     func read(maximumFrames: Int) throws -> PCMChunk? {
         let count = Int(min(Int64(min(maximumFrames, buffer.count / frameBytes)), frames - position))
@@ -53,10 +53,10 @@ final class RawPCMReader {
             got = try demuxer.readBytes(into: base, count: wanted, at: dataStart + position * Int64(frameBytes))
         } catch {
             if error.isInterrupted { throw CancellationError() }
-            throw ReverseAudioError.decodingFailed(path: path, reason: error.message)
+            throw ReverseAudioError.input(.decodingFailed(path: path, reason: error.message))
         }
         guard got == wanted else {
-            throw ReverseAudioError.decodingFailed(path: path, reason: "the file ended at frame \(position + Int64(got / frameBytes)) of \(frames)")
+            throw ReverseAudioError.input(.decodingFailed(path: path, reason: "the file ended at frame \(position + Int64(got / frameBytes)) of \(frames)"))
         }
         defer { position += Int64(count) }
         return PCMChunk(bytes: UnsafeRawBufferPointer(start: base, count: wanted), frameCount: count, position: position)

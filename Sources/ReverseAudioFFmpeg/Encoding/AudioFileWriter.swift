@@ -90,7 +90,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
             muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer)
         } catch {
             output.discard()
-            throw ReverseAudioError.cannotCreateOutput(path: path, reason: error.message)
+            throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: error.message))
         }
         do {
             try start(expectedFrames: expectedFrames)
@@ -114,7 +114,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
             muxer.setMetadata(tags)
             try muxer.writeHeader(options: options)
         } catch {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
         }
         dataStart = muxer.bytePosition
     }
@@ -126,10 +126,10 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
     package var positioned: (any PositionedPCMSink)? { supportsPlacement ? self : nil }
 
     /// Appends a block after everything written so far.
-    /// - Throws: `ReverseAudioError/sampleBufferMismatch(reason:)` for a block of another format.
+    /// - Throws: `SettingError.sampleBufferMismatch(reason:)` for a block of another format.
     package func append(_ block: SampleBuffer) throws {
         guard block.format.holdsSameFrames(as: format) else {
-            throw ReverseAudioError.sampleBufferMismatch(reason: "a block of \(block.format) cannot go into \(url.displayPath), a file of \(format)")
+            throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "a block of \(block.format) cannot go into \(url.displayPath), a file of \(format)"))
         }
         try block.bytes.withUnsafeBytes { try write($0, frames: block.frameCount, at: endFrame) }
     }
@@ -145,7 +145,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
     package func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
         guard frames > 0, let base = bytes.baseAddress else { return }
         guard frame == endFrame || supportsPlacement else {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: "\(codec) is written in order only")
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: "\(codec) is written in order only"))
         }
         do {
             if supportsPlacement {
@@ -159,7 +159,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
                                    timestamp: nextTimestamp, using: packet)
             }
         } catch {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
         }
         // Timestamps count frames in the order they are handed over: muxers only count with them.
         nextTimestamp += Int64(frames)
@@ -185,7 +185,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
         do {
             muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer)
         } catch {
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
         }
         endFrame = 0
         nextTimestamp = 0
@@ -202,7 +202,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
             try muxer.finish(atByte: supportsPlacement ? dataStart + endFrame * Int64(storedBytesPerFrame) : nil)
         } catch {
             output.discard()
-            throw ReverseAudioError.writeFailed(path: url.displayPath, reason: error.message)
+            throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
         }
         try output.commit()
     }

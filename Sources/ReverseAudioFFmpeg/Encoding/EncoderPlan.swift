@@ -31,8 +31,8 @@ struct EncoderPlan {
         var conversions: [String] = []
         if let stores = codec.stores {
             guard let stored = stores[sample] else {
-                throw ReverseAudioError.sampleFormatNotStorable(path: path, codec: codec.name, sampleFormat: sample,
-                                                                storable: SampleFormat.allCases.filter { stores[$0] != nil })
+                throw ReverseAudioError.output(.sampleFormatNotStorable(path: path, codec: codec.name, sampleFormat: sample,
+                                                                storable: SampleFormat.allCases.filter { stores[$0] != nil }))
             }
             if stored != sample {
                 conversions.append("sample format \(sample) → \(stored): \(codec.name.uppercased()) has no \(sample.validBits)-bit samples (exact)")
@@ -52,11 +52,11 @@ struct EncoderPlan {
         passesThrough = codec.storesAsInMemory(sample)
         storedBytesPerSample = codec.name == "pcm" ? (sample == .s24 ? 3 : sample.bytesPerSample) : 0
         if let maximum = codec.maximumChannels, format.channelCount > maximum {
-            throw ReverseAudioError.tooManyChannels(path: path, codec: codec.name, channels: format.channelCount, maximum: maximum)
+            throw ReverseAudioError.output(.tooManyChannels(path: path, codec: codec.name, channels: format.channelCount, maximum: maximum))
         }
         let rates = Encoder.supportedSampleRates(codecName: encoderName)
         if !rates.isEmpty, !rates.contains(format.sampleRate) {
-            throw ReverseAudioError.unsupportedSampleRate(path: path, codec: codec.name, sampleRate: format.sampleRate, supported: rates)
+            throw ReverseAudioError.output(.unsupportedSampleRate(path: path, codec: codec.name, sampleRate: format.sampleRate, supported: rates))
         }
         self.conversions = conversions
     }

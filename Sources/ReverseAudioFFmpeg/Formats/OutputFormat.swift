@@ -15,13 +15,13 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     public let bitRate: Int?
 
     /// The format named `name`, holding `codec` at `bitRate`.
-    /// - Throws: `ReverseAudioError.unknownChoice(_:value:choices:)` for a format that is
-    ///   none of the registered formats; `ReverseAudioError.containerCannotHold(container:codec:holds:)`
-    ///   when it cannot hold `codec`; `ReverseAudioError.settingOutOfRange(_:value:allowed:)`
+    /// - Throws: `ReverseAudioError.setting(.unknownChoice(_:value:choices:))` for a format that is
+    ///   none of the registered formats; `ReverseAudioError.output(.containerCannotHold(container:codec:holds:))`
+    ///   when it cannot hold `codec`; `ReverseAudioError.setting(.outOfRange(_:value:allowed:))`
     ///   for a bit rate the codec does not take.
     public init(name: String, codec: String? = nil, bitRate: Int? = nil) throws {
         guard let file = FileFormat.named(name) else {
-            throw ReverseAudioError.unknownChoice(.outputFormat, value: name, choices: OutputFormat.names)
+            throw ReverseAudioError.setting(.unknownChoice(.outputFormat, value: name, choices: OutputFormat.names))
         }
         try self.init(file: file, codec: codec, bitRate: bitRate)
     }
@@ -30,14 +30,14 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     init(file: FileFormat, codec: String?, bitRate: Int?) throws {
         let lowered = codec?.lowercased()
         if let lowered, file.codec(named: lowered) == nil {
-            throw ReverseAudioError.containerCannotHold(container: file.name, codec: lowered, holds: file.codecs.map(\.name))
+            throw ReverseAudioError.output(.containerCannotHold(container: file.name, codec: lowered, holds: file.codecs.map(\.name)))
         }
         if let bitRate {
             // The bit rates of the codec written, or of any of the format's lossy codecs.
             let codecs = lowered.flatMap(file.codec(named:)).map { [$0] } ?? file.codecs.filter { !$0.isLossless }
             if let allowed = codecs.compactMap(\.bitRates).first, !allowed.contains(bitRate) {
-                throw ReverseAudioError.settingOutOfRange(.bitRate, value: "\(bitRate / 1000) kb/s",
-                                                          allowed: "\(allowed.lowerBound / 1000) to \(allowed.upperBound / 1000) kb/s")
+                throw ReverseAudioError.setting(.outOfRange(.bitRate, value: "\(bitRate / 1000) kb/s",
+                                                          allowed: "\(allowed.lowerBound / 1000) to \(allowed.upperBound / 1000) kb/s"))
             }
         }
         name = file.name
@@ -47,8 +47,8 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// The format for writing `url`: by `formatName` when given ("wav", "flac", "m4a"…),
     /// otherwise by the file's extension; a pipe or a device without one is WAV, as `sox` writes.
-    /// - Throws: `ReverseAudioError.unknownChoice(_:value:choices:)` for an unknown name,
-    ///   `ReverseAudioError.unknownOutputFormat(path:extension:known:)` for an unknown
+    /// - Throws: `ReverseAudioError.setting(.unknownChoice(_:value:choices:))` for an unknown name,
+    ///   `ReverseAudioError.output(.unknownOutputFormat(path:extension:known:))` for an unknown
     ///   extension, and what ``init(name:codec:bitRate:)`` throws.
     public static func forFile(_ url: URL, formatName: String? = nil, codec: String? = nil, bitRate: Int? = nil) throws -> OutputFormat {
         if formatName == nil, url.pathExtension.isEmpty, OutputFile.isSpecialFile(url) {
@@ -56,8 +56,8 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         }
         if let formatName { return try OutputFormat(name: formatName, codec: codec, bitRate: bitRate) }
         guard let file = FileFormat.named(url.pathExtension), !url.pathExtension.isEmpty else {
-            throw ReverseAudioError.unknownOutputFormat(path: url.displayPath, extension: url.pathExtension,
-                                                        known: FileFormat.listedExtensions)
+            throw ReverseAudioError.output(.unknownOutputFormat(path: url.displayPath, extension: url.pathExtension,
+                                                        known: FileFormat.listedExtensions))
         }
         return try OutputFormat(file: file, codec: codec, bitRate: bitRate)
     }

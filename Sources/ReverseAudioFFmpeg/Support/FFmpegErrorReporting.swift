@@ -3,17 +3,17 @@ import ReverseAudioCore
 
 extension FFmpegError {
     /// This failure as the library reports it: a cancellation (FFmpeg's interrupt callback) as
-    /// `CancellationError`, anything else as ``ReverseAudioError/decodingFailed(path:reason:)``
+    /// `CancellationError`, anything else as `InputError.decodingFailed(path:reason:)`
     /// naming the file, so FFmpeg's own error type never reaches the public API.
     package func reported(path: String) -> any Error {
         if isInterrupted { return CancellationError() }
-        return ReverseAudioError.decodingFailed(path: path, reason: "\(operation) failed (\(message))")
+        return ReverseAudioError.input(.decodingFailed(path: path, reason: "\(operation) failed (\(message))"))
     }
 
     /// A failure while writing `path`, as the library reports it.
     package func reportedAsWrite(path: String) -> any Error {
         if isInterrupted { return CancellationError() }
-        return ReverseAudioError.writeFailed(path: path, reason: "\(operation) failed (\(message))")
+        return ReverseAudioError.output(.writeFailed(path: path, reason: "\(operation) failed (\(message))"))
     }
 }
 

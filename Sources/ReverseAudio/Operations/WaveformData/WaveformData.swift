@@ -126,12 +126,12 @@ public enum WaveformData {
                              range: TimeRange? = nil, overwrite: Bool = false, threads: Int = ConversionOptions.availableCores,
                              cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Written {
         guard bitDepths.contains(bits) else {
-            throw ReverseAudioError.settingOutOfRange(.waveformZoom, value: "\(bits) bits", allowed: "8 or 16 bits")
+            throw ReverseAudioError.setting(.outOfRange(.waveformZoom, value: "\(bits) bits", allowed: "8 or 16 bits"))
         }
         let formats = try outputs.map { output in
             guard let format = Format(url: output.url) else {
-                throw ReverseAudioError.unknownOutputFormat(path: output.url.displayPath, extension: output.url.pathExtension,
-                                                            known: Format.allCases.map(\.rawValue))
+                throw ReverseAudioError.output(.unknownOutputFormat(path: output.url.displayPath, extension: output.url.pathExtension,
+                                                            known: Format.allCases.map(\.rawValue)))
             }
             return format
         }
@@ -144,11 +144,11 @@ public enum WaveformData {
             let size = output.zoom.samplesPerPixel(atRate: rate)
             // Known only now: the rate is the file's.
             guard size >= 2 else {
-                throw ReverseAudioError.zoomFinerThanSamples(path: file.name, samplesPerPixel: size, sampleRate: rate)
+                throw ReverseAudioError.setting(.zoomFinerThanSamples(path: file.name, samplesPerPixel: size, sampleRate: rate))
             }
             guard size <= Int(Int32.max) else {
-                throw ReverseAudioError.settingOutOfRange(.waveformZoom, value: "\(size) samples per pixel",
-                                                          allowed: "at most \(Int32.max) samples per pixel")
+                throw ReverseAudioError.setting(.outOfRange(.waveformZoom, value: "\(size) samples per pixel",
+                                                          allowed: "at most \(Int32.max) samples per pixel"))
             }
             return size
         }

@@ -66,12 +66,12 @@ final class WaveformDataFile {
         try flush()
         let path = destination.url.displayPath
         guard pixels <= Int64(UInt32.max) else {
-            throw ReverseAudioError.writeFailed(path: path, reason: "\(pixels) pixels: more than the format's 32-bit count")
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: "\(pixels) pixels: more than the format's 32-bit count"))
         }
         let named = OutputFile.descriptorNumber(destination.temporaryURL)
         let descriptor = named ?? open(destination.temporaryURL.path, O_WRONLY | O_TRUNC | O_CREAT | O_NOCTTY, 0o666)
         guard descriptor >= 0 else {
-            throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+            throw ReverseAudioError.output(.writeFailed(path: path, reason: String(cString: strerror(errno))))
         }
         defer { if named == nil { close(descriptor) } }
         try Self.write(header, to: descriptor, path: path)
@@ -111,7 +111,7 @@ final class WaveformDataFile {
         while sent < bytes.count {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + sent, bytes.count - sent) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw ReverseAudioError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+            guard written > 0 else { throw ReverseAudioError.output(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
             sent += written
         }
     }
