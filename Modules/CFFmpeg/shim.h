@@ -4,6 +4,7 @@
 #define REVERSEAUDIO_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -24,6 +25,32 @@
 #include <libavutil/sha.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+
+// FFmpeg's log, routed to a function of ours: each message formatted into one line as FFmpeg's
+// own callback would print it ("[ipod @ 0x...] Warning, ..."), then handed over with its level.
+// av_log's callback takes a va_list, which Swift cannot receive: the formatting is done here.
+// The sink lives in a function's own static: Swift emits the header's functions it uses, and
+// their statics with them, but not a variable declared at file scope.
+typedef void (*ra_log_sink)(int level, const char *line);
+static ra_log_sink *ra_log_sink_slot(void) {
+    static ra_log_sink sink = NULL;
+    return &sink;
+}
+static void ra_log_routed(void *avcl, int level, const char *format, va_list arguments) {
+    ra_log_sink sink = *ra_log_sink_slot();
+    if (level > av_log_get_level() || sink == NULL) return;
+    // A message may come in pieces (the first without its newline): the prefix goes on the
+    // first piece only, as FFmpeg's own callback does.
+    static int printPrefix = 1;
+    char line[1024];
+    av_log_format_line2(avcl, level, format, arguments, line, (int)sizeof line, &printPrefix);
+    sink(level, line);
+}
+/// Sends FFmpeg's log to `sink` (NULL: back to FFmpeg's own printing on standard error).
+static inline void ra_log_route(ra_log_sink sink) {
+    *ra_log_sink_slot() = sink;
+    av_log_set_callback(sink != NULL ? ra_log_routed : av_log_default_callback);
+}
 
 // AVERROR(e) and the FFERRTAG values are function-like or computed macros: not imported.
 // Their numeric values differ between platforms (EAGAIN is 11 on Linux, 35 on macOS).

@@ -29,10 +29,15 @@ package final class Muxer {
     /// truncated to zero is flushed whole when it is closed (`auto_da_alloc`), which cost 0.16 s
     /// at the end of a 635 MB WAV (a quarter of its reversal) where a file merely created costs
     /// nothing.
-    package init(path: String, formatName: String) throws(FFmpegError) {
+    ///
+    /// `publishedPath` is the name the file will have once published (the temporary one it is
+    /// written under is renamed to it): the muxer sees it as its URL, as it would under the
+    /// `ffmpeg` CLI, so checks of the name (the ipod muxer's `.m4a` test) are made on the
+    /// real one. Not for a muxer that reads its file back by that URL (MP4's `+faststart`).
+    package init(path: String, formatName: String, publishedPath: String? = nil) throws(FFmpegError) {
         self.path = path
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, formatName, path),
+        try FFmpegError.check(avformat_alloc_output_context2(&allocated, nil, formatName, publishedPath ?? path),
                               "preparing the \(formatName) muxer", path: path)
         var protocolOptions: OpaquePointer?
         defer { av_dict_free(&protocolOptions) }

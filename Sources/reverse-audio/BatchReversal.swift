@@ -74,13 +74,17 @@ struct BatchReversal: Sendable {
                 failures += 1
                 ErrorReporting.printError(error)
                 if json {
-                    Console.out(JSONResultOption.line(["input": label, "status": "failed", "error": ErrorReporting.describe(error)]))
+                    Console.out(JSONResultOption.line(ConversionSummary.failedJSON(error, input: label,
+                                                                                   output: directory.appendingPathComponent(outputs[index].output).relativePath)))
                 } else {
                     table.add([label, "FAILED (see the error above)"])
                 }
             case .upToDate(let record):
                 upToDate += 1
-                if json { Console.out(JSONResultOption.line(["input": label, "output": record.output, "status": "skipped"])) }
+                if json {
+                    Console.out(JSONResultOption.line(["input": label, "output": directory.appendingPathComponent(record.output).relativePath,
+                                                       "status": "skipped", "reason": "up to date"]))
+                }
                 if verbose { Console.error("reverse-audio: up to date: \(label) -> \(record.output)") }
             case .skipped(let reason):
                 skipped.append((label, reason))

@@ -7,8 +7,8 @@ struct ConversionFlags: ParsableArguments {
     @Option(help: "Channels to keep: mix mixes them all to one (as ffmpeg -ac 1); N keeps channel N, counted from 0.")
     var channels: ChannelSelection = .all
 
-    @Option(help: ArgumentHelp(SampleFormatArgument.help(native: "the input's own")))
-    var sampleFormat: SampleFormatArgument = .s16
+    @Option(help: ArgumentHelp(SampleFormatArgument.help(native: "the input's own") + " (default: s16)"))
+    var sampleFormat: SampleFormatArgument?
 
     @Option(help: "Sample rate written, in Hz (swresample converts, as ffmpeg -ar); default: the input's.")
     var sampleRate: Int?
@@ -49,10 +49,19 @@ struct ConversionFlags: ParsableArguments {
         }
     }
 
+    /// What to say when the default 16-bit samples narrowed wider ones into an output that
+    /// would have kept them (a 24-bit WAV into FLAC): nil when `--sample-format` was given,
+    /// the input had 16 bits or fewer, or the output is lossy anyway.
+    func narrowing(_ result: ConversionResult) -> String? {
+        guard sampleFormat == nil, result.format.sampleFormat == .s16, result.outputFormat.keepsSamples,
+              let bits = result.source.bitsPerSample, bits > 16 else { return nil }
+        return "the input's \(bits)-bit samples are written as 16-bit (the default); --sample-format native keeps them"
+    }
+
     /// The options for one conversion to `output`.
     func options(reverse: Bool, output: URL, overwrite: Bool) throws -> ConversionOptions {
         ConversionOptions(channels: channels, reverse: reverse, blockFrames: blockFrames, overwrite: overwrite,
-                          sampleFormat: sampleFormat.format, sampleRate: sampleRate,
+                          sampleFormat: (sampleFormat ?? .s16).format, sampleRate: sampleRate,
                           outputFormat: try OutputFormat.forFile(output, formatName: format, codec: codec, bitRate: bitrate?.bitsPerSecond),
                           range: try range.range(), effects: effects.effects, threads: threads ?? ConversionOptions.availableCores)
     }

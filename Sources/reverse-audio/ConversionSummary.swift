@@ -22,6 +22,16 @@ enum ConversionSummary {
         ]
     }
 
+    /// The `--json` object for a file that failed: the same `status`, `input` and `output` as a
+    /// result's, the message, and the failure's own name (`notMedia`, `writeFailed`) as `kind`.
+    static func failedJSON(_ error: any Error, input: String?, output: String?) -> [String: Any] {
+        var object: [String: Any] = ["status": "failed", "error": ErrorReporting.describe(error),
+                                     "kind": (error as? ReverseAudioError)?.kind ?? (error is CancellationError ? "cancelled" : "other")]
+        if let input { object["input"] = input }
+        if let output { object["output"] = output }
+        return object
+    }
+
     /// The `--verbose` explanation: lengths, passes, blocks and temporary space.
     static func details(_ result: ConversionResult) -> [String] {
         [

@@ -53,12 +53,20 @@ struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             }
             display.clear()
             converted.warnings.forEach(ErrorReporting.printWarning)
+            if let narrowing = flags.narrowing(converted), !Console.isQuiet {
+                Console.error("reverse-audio: warning: \(output): \(narrowing)")
+            }
             shared.result.print(ConversionSummary.line(converted, output: output), json: ConversionSummary.json(converted, input: input, output: output),
                          output: outputURL.path)
             if shared.verbosity.verbose { ConversionSummary.details(converted).forEach(Console.error) }
         } catch {
             display.clear()
             ErrorReporting.printError(error)
+            // With --json, a failure is a line too, in the batch's schema (the message also on standard error).
+            if shared.result.json {
+                let line = JSONResultOption.line(ConversionSummary.failedJSON(error, input: input, output: output))
+                if Console.isStandardOutput(outputURL.path) { Console.error(line) } else { Console.out(line) }
+            }
             throw ErrorReporting.exitCode(for: error)
         }
     }

@@ -8,7 +8,7 @@ struct EditFlags: ParsableArguments {
     @Option(help: ArgumentHelp(OutputFormatNames.help(extra: "same (the first input's)")))
     var format: String?
 
-    @Flag(help: "Resample inputs whose sample rate differs from the first input's (else an error).")
+    @Flag(help: "Convert inputs whose sample rate or channel count differs from the first input's: resampled, mixed down to mono or remixed, each said in a warning (else an error).")
     var convert = false
 
     @Option(help: ArgumentHelp(SampleFormatArgument.help(native: "the widest of the inputs', so nothing is narrowed")))
@@ -58,8 +58,19 @@ struct EditFlags: ParsableArguments {
         } catch {
             display.clear()
             ErrorReporting.printError(error)
+            if shared.result.json {
+                let line = JSONResultOption.line(ConversionSummary.failedJSON(error, input: pieces.count == 1 ? Self.name(of: pieces[0]) : nil,
+                                                                              output: output))
+                if Console.isStandardOutput(url.path) { Console.error(line) } else { Console.out(line) }
+            }
             throw ErrorReporting.exitCode(for: error)
         }
+    }
+
+    /// A piece's file as it was named, for a result line.
+    private static func name(of piece: Composition.Piece) -> String? {
+        if case .file(let url, _, _, _) = piece { return url.relativePath }
+        return nil
     }
 }
 

@@ -46,8 +46,23 @@ enum FlagLookalikes {
         return nil
     }
 
+    /// What ffmpeg's and SoX's options are called here: a habit from those tools is answered
+    /// with ours rather than taken for a file name.
+    static let peerOptions: [String: String] = [
+        "-i": "the input is the first argument, without -i",
+        "-ss": "use --start", "-to": "use --end", "-t": "use --duration",
+        "-ar": "use --sample-rate", "-ac": "use --channels (1: --channels mix)", "-b:a": "use --bitrate",
+        "-ab": "use --bitrate", "-f": "use --format", "-af": "use --reverse, --gain or --fade-in/--fade-out",
+        "-filter:a": "use --reverse, --gain or --fade-in/--fade-out", "-c:a": "use --codec", "-acodec": "use --codec",
+        "-sample_fmt": "use --sample-format", "-threads": "use --threads", "-v": "use --verbose or --quiet",
+        "-loglevel": "use --verbose or --quiet", "-hide_banner": "nothing to hide: drop it", "-nostdin": "drop it",
+    ]
+
     /// The usage error for `argument`.
     static func message(for argument: String) -> String {
-        "\(argument): not an option; to name a file that starts with '-', write ./\(argument) or put -- before it"
+        if let ours = peerOptions[argument] {
+            return "\(argument): not an option of reverse-audio (ffmpeg's); \(ours)"
+        }
+        return "\(argument): not an option; to name a file that starts with '-', write ./\(argument) or put -- before it"
     }
 }

@@ -10,7 +10,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         abstract: "Reverse audio files, or every audio file in folders, to NAME-REVERSED.wav.",
         discussion: """
             A folder means every file in it and in its subfolders (--no-recursive: only its own) \
-            with one of the extensions aac m4a aiff aif wav mp3 caf m4r flac (any case), or with \
+            with one of the extensions \(SupportedAudioFiles.extensions.joined(separator: " ")) (any case), or with \
             --all-formats every file FFmpeg reads; outputs keep the subfolders under -o. With \
             --verify each file is also reversed back to NAME-REVERSED-REVERSED.wav and compared \
             with the original, sample for sample. A file that fails is reported and the rest go \
@@ -39,7 +39,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Flag(inversion: .prefixedNo, help: "Descend into subfolders of folder arguments.")
     var recursive = true
 
-    @Flag(help: "Take every file in folders, not only the nine audio extensions; files FFmpeg cannot read are skipped.")
+    @Flag(help: "Take every file in folders, not only the audio extensions; files FFmpeg cannot read are skipped.")
     var allFormats = false
 
     @Option(help: "Files to reverse at once, 1 to 1024; default: the number of cores.")
@@ -82,12 +82,24 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         // Without --format the outputs are WAV: a codec or bit rate must suit it before any input is read.
         if flags.format == nil { try ConversionFlags.validateFormat(nil, output: "x.wav", codec: flags.codec, bitRate: flags.bitrate) }
         if paths.isEmpty && filesFrom == nil { throw ValidationError("give files or folders to reverse, or --files-from FILE") }
+        // `reverse in.mp3 out.wav`, as `sox in out reverse` reads: the second name is no input.
+        if paths.count == 2, filesFrom == nil, Self.isFile(paths[0]), !FileManager.default.fileExists(atPath: paths[1]),
+           (try? OutputFormat.forFile(URL(fileURLWithPath: paths[1]))) != nil {
+            throw ValidationError("\(paths[1]): no such file; reverse writes NAME-REVERSED files (into -o FOLDER). "
+                                  + "To reverse one file into another: reverse-audio convert \(paths[0]) \(paths[1]) --reverse")
+        }
         if let shardCount {
             guard shard == .auto else { throw ValidationError("--shard-count goes with --shard auto (--shard K/N says the count itself)") }
             guard Shard(index: 0, count: shardCount) != nil else {
                 throw ValidationError("--shard-count must be 1 to \(Shard.maximumCount), not \(shardCount)")
             }
         }
+    }
+
+    /// True when `path` names a regular file (or a link to one).
+    private static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
     func run() async throws {

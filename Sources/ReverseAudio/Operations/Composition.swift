@@ -133,7 +133,9 @@ public struct Composition: Sendable {
         let scheduler = Scheduler(threads: 1, cancellation: cancellation)
         var paths: [String] = []
         var reencoded: [String] = []
-        var lossyInputs: Set<String> = []
+        // In the order given, each once.
+        var lossyInputs: [String] = []
+        var conversions: [ReverseAudioWarning] = []
         for (index, piece) in pieces.enumerated() {
             switch piece {
             case .silence(let length):
@@ -154,7 +156,11 @@ public struct Composition: Sendable {
                 case (false, false): path = changes.isEmpty ? "copied (samples as they are)" : "converted"
                 }
                 if !changes.isEmpty { path += (path == "converted" ? " (" : "; converted (") + changes.joined(separator: ", ") + ")" }
-                if file.traits.isLossy { lossyInputs.insert(file.name) }
+                if file.traits.isLossy && !lossyInputs.contains(file.name) { lossyInputs.append(file.name) }
+                let audible = changes.filter { !$0.hasPrefix("sample format") }
+                if !audible.isEmpty && !conversions.contains(where: { $0.subject == file.name }) {
+                    conversions.append(ReverseAudioWarning(.converted(changes: audible), subject: file.name))
+                }
                 paths.append(path + (reversed ? ", reversed" : "") + effects.map { ", \($0)" }.joined())
             }
         }
@@ -168,7 +174,7 @@ public struct Composition: Sendable {
         let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
         let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)
             .transfer(job, reversed: false, into: writer).frames
-        var warnings = pieces.indices.compactMap { sourceOfPiece[$0] }.flatMap(\.warnings)
+        var warnings = pieces.indices.compactMap { sourceOfPiece[$0] }.flatMap(\.warnings) + conversions
         // What the file decodes to, if not what was written (ADTS cannot state the encoder's
         // priming and padding; an MP3 or MP4 may not state a cut of a few samples exactly).
         var decoded = frames
@@ -182,7 +188,7 @@ public struct Composition: Sendable {
             let reason = [notCopied, unstated].compactMap { $0 }.joined(separator: ": ")
             warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec,
                                                            reason: reason.isEmpty ? nil : reason),
-                                                subject: lossyInputs.sorted().joined(separator: ", ")))
+                                                subject: lossyInputs.joined(separator: ", ")))
         } else if let unstated {
             let limit = chosen.file.cutsInexactly ?? "the encoder's priming and padding are not stated exactly"
             warnings.append(ReverseAudioWarning(.framesNotStated(writtenFrames: frames, decodedFrames: decoded, reason: "\(limit): \(unstated)"),

@@ -32,6 +32,8 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
         case videoTruncated(statedFrames: Int, readFrames: Int)
         /// Something about the pictures that changed on the way (size, pixel format, rotation).
         case pictureChange(String)
+        /// An input converted to match the others (asked for): resampled, mixed down or remixed.
+        case converted(changes: [String])
     }
 
     /// The file (or "file: video stream 0 (h264)") the warning is about.
@@ -73,6 +75,8 @@ public struct ReverseAudioWarning: Sendable, Equatable, CustomStringConvertible 
             return "the container lists \(stated) frames but only \(read) could be read: the file looks truncated"
         case .pictureChange(let text):
             return text
+        case .converted(let changes):
+            return "converted to match the first input: " + changes.joined(separator: ", ")
         }
     }
 

@@ -255,7 +255,7 @@ package enum PacketCopyCut {
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         do {
             try mappingFFmpegErrors(path: output.displayPath) {
-                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.mp3.muxer)
+                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.mp3.muxer, publishedPath: destination.target.path)
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
                 muxer.setMetadata(source.tags)
                 // The muxer writes the ID3v2 tag (with room left for the gapless comment) and

@@ -36,6 +36,29 @@ public enum FFmpegDiagnostics {
 }
 
 extension FFmpegDiagnostics {
+    /// FFmpeg's warnings and errors, each as one line of ours: the component that logged it
+    /// and the message ("ipod: …"), without FFmpeg's pointer, from any thread. The tool prints
+    /// them as its own warnings under `--verbose`.
+    package static func routeWarnings(to handler: @escaping @Sendable (String) -> Void) {
+        _ = quietByDefault
+        FFmpegLog.setLevel(.warning)
+        FFmpegLog.route { line in handler(readable(line)) }
+    }
+
+    /// "[ipod @ 0x55d0c8a0] Warning, …" as "ipod: Warning, …" (the address names nothing a
+    /// user can act on); a line without that prefix is left as it is.
+    package static func readable(_ line: String) -> String {
+        var text = Substring(line)
+        var components: [Substring] = []
+        // FFmpeg nests a prefix per parent context: "[mp3 @ 0x1] [mp3float @ 0x2] message".
+        while text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let inside = text[text.index(after: text.startIndex)..<close]
+            components.append(inside.split(separator: " @ ").first ?? inside)
+            text = text[text.index(after: close)...].drop { $0 == " " }
+        }
+        return components.isEmpty ? String(text) : components.joined(separator: "/") + ": " + text
+    }
+
     /// Runs once (a lazy static is initialised exactly once, thread-safely).
     private static let quietByDefault: Void = FFmpegLog.setLevel(.quiet)
 

@@ -18,7 +18,12 @@ struct VerbosityOptions: ParsableArguments {
     /// Sets what the console prints and what FFmpeg's log shows, for the whole run.
     func apply() {
         Console.isQuiet = quiet
-        FFmpegDiagnostics.show(verbose ? .warnings : .quiet)
+        if verbose {
+            // FFmpeg's own warnings, as ours: one line each, its component named, no pointer.
+            FFmpegDiagnostics.routeWarnings { Console.error("reverse-audio: warning: FFmpeg: \($0)") }
+        } else {
+            FFmpegDiagnostics.show(.quiet)
+        }
     }
 }
 

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What the tool says to people (issue 28, items 16 to 19): FFmpeg's own log only as warnings
+/// of ours, one `--json` schema, ffmpeg's habits answered with our options, and no silent
+/// narrowing or mixing. Each test fails on the behaviour it replaces.
+@Suite struct HabitsAndMessagesTests {
+    // MARK: 16. FFmpeg's log
+
+    @Test("trim into .m4a --verbose: no false 'extension is not .m4a' from FFmpeg, no raw FFmpeg line",
+          arguments: [["--start", "0.2", "--duration", "0.5"], ["--start", "0.2", "--duration", "0.5", "--reencode"]])
+    func noFalseMuxerWarning(_ options: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("c.m4a")
+        let result = try CLI.run(["trim", Fixtures.url("m4a-aac-2ch-44100.m4a").path, output.path, "--verbose"] + options)
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(!result.errorText.contains("extension is not"), "\(result.errorText)")
+        #expect(!result.errorLines.contains { $0.hasPrefix("[") }, "FFmpeg printed on its own: \(result.errorText)")
+    }
+
+    @Test("FFmpeg's warnings under --verbose are lines of ours: component named, no pointer")
+    func ffmpegWarningsAreOurs() throws {
+        let directory = try TemporaryDirectory()
+        // A WAV whose header promises more than the file holds: FFmpeg's demuxer says so.
+        let result = try CLI.run(["convert", Fixtures.url("bad-truncated-30pct.mp3").path, directory.file("o.wav").path, "--verbose"])
+        let ffmpegLines = result.errorLines.filter { $0.contains("FFmpeg: ") }
+        #expect(!ffmpegLines.isEmpty, "no FFmpeg warning reached the user: \(result.errorText)")
+        for line in ffmpegLines {
+            #expect(line.hasPrefix("reverse-audio: warning: FFmpeg: "), "\(line)")
+            #expect(!line.contains(" @ 0x"), "\(line)")
+        }
+        // Without --verbose, FFmpeg says nothing.
+        let quiet = try CLI.run(["convert", Fixtures.url("bad-truncated-30pct.mp3").path, directory.file("q.wav").path])
+        #expect(!quiet.errorText.contains("FFmpeg: ") && !quiet.errorLines.contains { $0.hasPrefix("[") }, "\(quiet.errorText)")
+    }
+
+    // MARK: 17. One --json schema
+
+    @Test("reverse --json: a rerun's skipped lines name the same output as the done ones")
+    func skippedNamesTheSameOutput() throws {
+        let directory = try TemporaryDirectory()
+        _ = try copyFixture("wav-pcm_s16le-2ch-44100.wav", into: directory, as: "x.wav")
+        let arguments = ["reverse", "x.wav", "-o", "Reversed2", "--json"]
+        let first = try CLI.run(arguments, in: directory.url)
+        let second = try CLI.run(arguments, in: directory.url)
+        #expect(first.status == 0 && second.status == 0, "\(first.errorText)\(second.errorText)")
+        let done = try Self.object(first.outputText)
+        let skipped = try Self.object(second.outputText)
+        #expect(done["status"] as? String == "done")
+        #expect(skipped["status"] as? String == "skipped")
+        #expect(done["output"] as? String == "Reversed2/x-REVERSED.wav")
+        #expect(skipped["output"] as? String == done["output"] as? String)
+        #expect(skipped["input"] as? String == done["input"] as? String)
+    }
+
+    @Test("a failing convert --json prints a failed line, as a batch does", arguments: ["convert", "trim"])
+    func failedLine(_ command: String) throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("o.wav")
+        let result = try CLI.run([command, Fixtures.url("bad-text.mp3").path, output.path, "--json"])
+        #expect(result.status != 0)
+        let object = try Self.object(result.outputText)
+        #expect(object["status"] as? String == "failed")
+        #expect(object["kind"] as? String == "notMedia")
+        #expect((object["error"] as? String)?.contains("bad-text.mp3") == true)
+        #expect(object["output"] as? String == output.path)
+        #expect(result.errorText.contains("bad-text.mp3"), "the error is still on standard error")
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        let lines = text.split(separator: "\n")
+        try #require(lines.count == 1, "one JSON line, got: \(text)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    }
+
+    // MARK: 18. Habits from ffmpeg and SoX
+
+    @Test("ffmpeg's options are answered with ours",
+          arguments: [(["trim", "IN", "OUT", "-ss", "10"], "--start"), (["convert", "-i", "IN", "OUT"], "without -i"),
+                      (["convert", "IN", "OUT", "-ar", "48000"], "--sample-rate"), (["trim", "IN", "OUT", "-t", "3"], "--duration")])
+    func peerOptions(_ arguments: [String], _ advice: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = Fixtures.url("wav-pcm_s16le-2ch-44100.wav").path
+        let result = try CLI.run(arguments.map { $0 == "IN" ? input : $0 == "OUT" ? directory.file("o.wav").path : $0 })
+        #expect(result.status == 64, "\(result.errorText)")
+        #expect(result.errorText.contains(advice), "\(result.errorText)")
+        #expect(!result.errorText.contains("to name a file that starts with"), "\(result.errorText)")
+        #expect(directory.contents.isEmpty)
+    }
+
+    @Test("reverse IN OUT, as SoX reads: a usage error naming convert --reverse, nothing written")
+    func reverseTwoFiles() throws {
+        let directory = try TemporaryDirectory()
+        _ = try copyFixture("mp3-cbr128-xing-2ch-44100.mp3", into: directory, as: "song.mp3")
+        let result = try CLI.run(["reverse", "song.mp3", "song-rev.wav"], in: directory.url)
+        #expect(result.status == 64, "\(result.errorText)")
+        #expect(result.errorText.contains("reverse-audio convert song.mp3 song-rev.wav --reverse"), "\(result.errorText)")
+        #expect(directory.contents == ["song.mp3"])
+    }
+
+    // MARK: 19. No silent narrowing or mixing
+
+    @Test("convert 24-bit into FLAC at the default 16 bits says so and names --sample-format native")
+    func narrowingSaid() throws {
+        let directory = try TemporaryDirectory()
+        let input = Fixtures.url("wav-pcm_s24le-2ch-48000.wav").path
+        let narrowed = try CLI.run(["convert", input, directory.file("a.flac").path])
+        #expect(narrowed.status == 0)
+        #expect(narrowed.errorText.contains("24-bit") && narrowed.errorText.contains("--sample-format native"), "\(narrowed.errorText)")
+        let asked = try CLI.run(["convert", input, directory.file("b.flac").path, "--sample-format", "s16"])
+        #expect(!asked.errorText.contains("--sample-format native"), "\(asked.errorText)")
+        let quiet = try CLI.run(["convert", input, directory.file("c.flac").path, "-q"])
+        #expect(quiet.errorText.isEmpty, "\(quiet.errorText)")
+        let lossy = try CLI.run(["convert", input, directory.file("d.mp3").path])
+        #expect(!lossy.errorText.contains("--sample-format native"), "\(lossy.errorText)")
+        let sixteen = try CLI.run(["convert", Fixtures.url("wav-pcm_s16le-2ch-44100.wav").path, directory.file("e.flac").path])
+        #expect(!sixteen.errorText.contains("--sample-format native"), "\(sixteen.errorText)")
+    }
+
+    @Test("join --convert says it mixed a stereo input down to mono")
+    func mixdownSaid() throws {
+        let directory = try TemporaryDirectory()
+        let mono = Fixtures.url("wav-pcm_s16le-1ch-8000.wav").path
+        let stereo = Fixtures.url("wav-pcm_s16le-2ch-44100.wav").path
+        let result = try CLI.run(["join", mono, stereo, "-o", directory.file("j.wav").path, "--convert"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let line = result.errorLines.first { $0.contains("wav-pcm_s16le-2ch-44100.wav") } ?? ""
+        #expect(line.contains("warning") && line.contains("mixed to 1") && line.contains("44100 → 8000"), "\(result.errorText)")
+    }
+
+    @Test("the re-encoding warning names the inputs in the order given")
+    func inputsInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let second = "mp3-vbrq4-xing-2ch-44100.mp3", first = "mp3-cbr128-xing-2ch-44100.mp3"
+        let result = try CLI.run(["join", Fixtures.url(second).path, Fixtures.url(first).path, "-o", directory.file("j.mp3").path])
+        #expect(result.status == 0, "\(result.errorText)")
+        let line = result.errorLines.first { $0.contains("generation loss") } ?? ""
+        let a = try #require(line.range(of: second), "\(result.errorText)")
+        let b = try #require(line.range(of: first), "\(result.errorText)")
+        #expect(a.lowerBound < b.lowerBound, "\(line)")
+    }
+}
