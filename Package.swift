@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The targets follow the pipeline, each importing only those before it:
-//   CFFmpeg, CALSA (C bridges) → FFmpeg, ALSA (one owner per C object, package access)
+//   CFFmpeg, CALSA, CFreeType (C bridges) → FFmpeg, ALSA, FontRaster (one owner per C object,
+//     package access)
 //   → ReverseAudioCore (the model, the PCMSource contract, the decorators and effects, the
 //     scheduler that owns the threads; no FFmpeg)
 //   → ReverseAudioFFmpeg (the contract over FFmpeg: the file decoder, the one chain builder,
@@ -50,6 +51,15 @@ let package = Package(
         ),
         // The owner of an ALSA playback PCM; the only module that touches ALSA (empty elsewhere).
         .target(name: "ALSA", dependencies: [.target(name: "CALSA", condition: .when(platforms: [.linux]))]),
+        // C bridge to FreeType: the text of waveform pictures, in a real font.
+        .systemLibrary(
+            name: "CFreeType",
+            path: "Modules/CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
+        ),
+        // The owner of a FreeType face: measures and rasterises lines of text.
+        .target(name: "FontRaster", dependencies: ["CFreeType"]),
         // The media model and the contracts: PCMSource, PCMSink, transfer, the decorators
         // (range, reversal, concatenation, silence, channel selection), errors and warnings,
         // atomic outputs. Pure Swift: knows nothing of FFmpeg.
@@ -66,7 +76,7 @@ let package = Package(
         .target(name: "ReverseAudioVideo", dependencies: ["ReverseAudioCore", "ReverseAudioFFmpeg", "FFmpeg"]),
         // The operations (convert, compose, waveform, round trip) and the library's one import.
         .target(name: "ReverseAudio", dependencies: [
-            "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
+            "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "FontRaster",
         ]),
         // The text the command-line tool reads besides its flags: composition plans and playback
         // event scripts. Pure parsing over the model alone (no files, no FFmpeg), so that the

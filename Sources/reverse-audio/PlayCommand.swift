@@ -18,7 +18,7 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             the cursor, l loop on/off, q or Ctrl-C quit. --to-file OUT renders what the \
             device would receive, as fast as possible, in the format OUT's extension names. \
             --device null --realtime plays to nowhere at the pace of a sound card, to try the \
-            keys and the status line on a machine without one. --events "AT:ACTION;…" scripts \
+            keys and the status line on a machine without one. --events "AT:ACTION;..." scripts \
             the playback on the output timeline: ACTION is \(PlaybackScript.actionForms).
             """)
 
@@ -41,10 +41,10 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Flag(help: "Loop the whole file.")
     var loop = false
 
-    @Option(help: "Loop from here…", transform: TimeValue.position)
+    @Option(help: "Loop from here...", transform: TimeValue.position)
     var loopStart: TimePosition?
 
-    @Option(help: "…to here (exclusive).", transform: TimeValue.position)
+    @Option(help: "...to here (exclusive).", transform: TimeValue.position)
     var loopEnd: TimePosition?
 
     @Option(help: "The ALSA device: any PCM name (default, hw:0, null, file:FILE=x.raw,FORMAT=raw).")
@@ -57,8 +57,8 @@ struct PlayCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Flag(help: "Pace the output to the clock, as a sound card would (for --device null, which takes frames as fast as they come).")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Scripted commands on the output timeline, AT:ACTION;AT:ACTION…; ACTION is \(PlaybackScript.actionForms).",
-                               valueName: "AT:ACTION;…"))
+    @Option(help: ArgumentHelp("Scripted commands on the output timeline, AT:ACTION;AT:ACTION...; ACTION is \(PlaybackScript.actionForms).",
+                               valueName: "AT:ACTION;..."))
     var events: String?
 
     @Option(help: "Stop after this much output (at most 1000000 s).", transform: TimeValue.position)

@@ -14,7 +14,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             .dat and .json are BBC audiowaveform's formats, byte for byte (peaks.js and wavesurfer.js read \
             them): a min/max pair per pixel of --samples-per-pixel frames (default 256), the channels mixed \
             to one unless --split-channels. --zoom 256,512,1024 writes every level from one decoding pass, \
-            each to the output's name with the level before the extension (song-256.dat, song-512.dat, …).
+            each to the output's name with the level before the extension (song-256.dat, song-512.dat, ...).
             """)
 
     static let examples = [
@@ -38,7 +38,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Option(help: "Picture width in pixels, 16 to 16384 (default 1200).")
     var width: Int?
 
-    @Option(help: "Picture height in pixels (the whole picture), 16 to 4096 (default 300; peak memory stays under 1 GiB at 16384 × 4096).")
+    @Option(help: "Picture height in pixels (the whole picture), 16 to 4096 (default 300; peak memory stays under 1 GiB at 16384 x 4096).")
     var height: Int?
 
     @OptionGroup var range: RangeFlags
@@ -46,14 +46,30 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Option(help: "Picture: a second file drawn under the first.", completion: .file())
     var compare: String?
 
+    @Option(help: ArgumentHelp("Picture: the waves' colour, as audiowaveform takes it (default 2040a0).", valueName: "RRGGBB"))
+    var waveformColor: String?
+
+    @Option(help: ArgumentHelp("Picture: the background's colour (default ffffff).", valueName: "RRGGBB"))
+    var backgroundColor: String?
+
+    @Option(help: ArgumentHelp("Picture: the colour of the axis and the text (default 282828).", valueName: "RRGGBB"))
+    var axisLabelColor: String?
+
+    @Option(help: ArgumentHelp("Picture: samples multiplied by N before they are drawn (clipped at the band's edges), or auto: the loudest fills the band (default 1).",
+                               valueName: "N|auto"))
+    var amplitudeScale: String?
+
+    @Flag(help: "Picture: no text (file and channel names, times, levels); no font needed.")
+    var noAxisLabels = false
+
     @Option(help: "Data: frames per pixel, at least 2 (default 256).")
     var samplesPerPixel: Int?
 
-    @Option(help: "Data: pixels per second of audio (frames per pixel = the sample rate ÷ this, truncated).")
+    @Option(help: "Data: pixels per second of audio (frames per pixel = the sample rate / this, truncated).")
     var pixelsPerSecond: Int?
 
     @Option(help: ArgumentHelp("Data: several levels of frames per pixel from one pass, each written to NAME-LEVEL.EXT.",
-                               valueName: "N,N,…"))
+                               valueName: "N,N,..."))
     var zoom: String?
 
     @Option(help: "Data: 8 or 16 bits a value (default 16).")
@@ -84,7 +100,10 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             throw ValidationError("\(output): cannot tell the format from \(named); name the file \(Self.extensions.map { "." + $0 }.joined(separator: " "))")
         }
         if writesData {
-            let given = [("--width", width != nil), ("--height", height != nil), ("--compare", compare != nil)].filter(\.1)
+            let given = [("--width", width != nil), ("--height", height != nil), ("--compare", compare != nil),
+                         ("--waveform-color", waveformColor != nil), ("--background-color", backgroundColor != nil),
+                         ("--axis-label-color", axisLabelColor != nil), ("--amplitude-scale", amplitudeScale != nil),
+                         ("--no-axis-labels", noAxisLabels)].filter(\.1)
             if let first = given.first { throw ValidationError("\(first.0) draws a picture; .\(outputExtension) is waveform data") }
             let scales = [("--samples-per-pixel", samplesPerPixel != nil), ("--pixels-per-second", pixelsPerSecond != nil),
                           ("--zoom", zoom != nil)].filter(\.1).map(\.0)
@@ -106,6 +125,7 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             let given = [("--samples-per-pixel", samplesPerPixel != nil), ("--pixels-per-second", pixelsPerSecond != nil),
                          ("--zoom", zoom != nil), ("--bits", bits != nil), ("--split-channels", splitChannels)].filter(\.1)
             if let first = given.first { throw ValidationError("\(first.0) is for waveform data (.dat, .json), not a .\(outputExtension) picture") }
+            _ = try style()
             if let width, !(16...Waveform.maximumWidth).contains(width) {
                 throw ValidationError("--width must be 16 to \(Waveform.maximumWidth) pixels, not \(width)")
             }
@@ -113,6 +133,31 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 throw ValidationError("--height must be 16 to \(Waveform.maximumHeight) pixels, not \(height) (the picture is held in memory: about 9 bytes a pixel)")
             }
         }
+    }
+
+    /// How the picture looks, from the picture options.
+    private func style() throws -> WaveformStyle {
+        var style = WaveformStyle()
+        for (option, value, keyPath) in [("--waveform-color", waveformColor, \WaveformStyle.waveColor),
+                                         ("--background-color", backgroundColor, \WaveformStyle.backgroundColor),
+                                         ("--axis-label-color", axisLabelColor, \WaveformStyle.axisLabelColor)] {
+            guard let value else { continue }
+            guard let color = WaveformStyle.Color(hex: value) else {
+                throw ValidationError("\(option) takes a colour as 6 hexadecimal digits, RRGGBB (2040a0), not '\(value)'")
+            }
+            style[keyPath: keyPath] = color
+        }
+        if let amplitudeScale {
+            if amplitudeScale == "auto" {
+                style.amplitudeScale = .auto
+            } else if let factor = Double(amplitudeScale), factor.isFinite, factor > 0, factor <= 1000 {
+                style.amplitudeScale = .factor(factor)
+            } else {
+                throw ValidationError("--amplitude-scale takes a number above 0, at most 1000, or auto, not '\(amplitudeScale)'")
+            }
+        }
+        style.labels = !noAxisLabels
+        return style
     }
 
     /// The levels of --zoom, in the order given; nil without --zoom.
@@ -174,11 +219,12 @@ struct WaveformCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             }
             let compareURL = try compare.map { try StandardStreams.seekableInputURL($0) }
             let (width, height) = (width ?? 1200, height ?? 300)
+            let style = try style()
             let drawing = try await SignalCancellation.run {
                 try await BlockingWork.run { flag in
                     try Waveform.draw(inputURL, to: outputURL, width: width, height: height, range: drawn,
-                                      compare: compareURL, overwrite: overwrite, threads: threads, cancellation: flag,
-                                      progress: handler)
+                                      compare: compareURL, overwrite: overwrite, threads: threads, style: style,
+                                      cancellation: flag, progress: handler)
                 }
             }
             display.clear()

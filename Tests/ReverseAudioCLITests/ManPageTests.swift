@@ -63,4 +63,25 @@ import TestSupport
         let package = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("scripts/package"), encoding: .utf8)
         #expect(package.contains("generate-manual") && package.contains("share/man/man1"))
     }
+
+    @Test("scripts/manual: the help's every character kept, examples as literal commands, the tool's exit statuses")
+    func finishedManual() throws {
+        let folder = try TemporaryDirectory()
+        let script = Fixtures.packageRoot.appendingPathComponent("scripts/manual")
+        let result = try ProcessRunner.run(script.path, [folder.url.path, BuiltProducts.reverseAudio.path, try Self.generator().path])
+        #expect(result.status == 0, "\(result.errorText)")
+        let page = try String(contentsOf: folder.file("reverse-audio.1"), encoding: .utf8)
+        // generate-manual drops what is not ASCII: the help holds none, so nothing is lost.
+        let help = try CLI.run(["--experimental-dump-help"]).outputText
+        let nonASCII = help.unicodeScalars.filter { !$0.isASCII }.map(String.init)
+        #expect(nonASCII.isEmpty, "the help has characters the manual would drop: \(nonASCII)")
+        #expect(page.contains("16384 x 4096") && page.contains("N,N,..."), "text lost on the way")
+        #expect(page.contains(".Bd -literal") && page.contains("reverse\\-audio convert song.m4a song\\-reversed.wav \\-\\-reverse"),
+                "the examples are not literal commands")
+        #expect(!page.contains(".Ex -std"), "the generic exit status is left")
+        for status in [".It 0", ".It 1", ".It 64", ".It 74", ".It 128+N"] {
+            #expect(page.contains(status), "EXIT STATUS lacks \(status)")
+        }
+        #expect(page.contains("\n.nh\n"), "hyphenation is on")
+    }
 }

@@ -24,7 +24,8 @@ ensure_dependencies() {
 
 ensure_debian() {
     local purpose=$1
-    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev)
+    local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev
+                    libfreetype-dev fonts-dejavu-core)
     case "$purpose" in
         test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt) ;;
@@ -62,7 +63,7 @@ ensure_macos() {
     local purpose=$1
     local missing=0
     command -v pkg-config >/dev/null 2>&1 || missing=1
-    pkg-config --exists libavformat libavcodec libswresample libavutil libswscale 2>/dev/null || missing=1
+    pkg-config --exists libavformat libavcodec libswresample libavutil libswscale freetype2 2>/dev/null || missing=1
     case "$purpose" in
         test|bench|samples) command -v ffmpeg >/dev/null 2>&1 || missing=1 ;;
     esac
@@ -76,8 +77,8 @@ ensure_macos() {
         [ "$purpose" = test ] && extra=" sox lame mpg123"
         [ "$purpose" = bench ] && extra=" sox lame mpg123 mp3splt"
         [ "$purpose" = samples ] && extra=" espeak-ng"
-        echo "error: missing FFmpeg or pkg-config. Install them with:" >&2
-        echo "    brew install ffmpeg pkg-config$extra" >&2
+        echo "error: missing FFmpeg, FreeType or pkg-config. Install them with:" >&2
+        echo "    brew install ffmpeg pkg-config freetype$extra" >&2
         return 1
     fi
 }

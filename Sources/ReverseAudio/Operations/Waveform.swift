@@ -1,3 +1,4 @@
+import FontRaster
 import Foundation
 import ReverseAudioCore
 import ReverseAudioFFmpeg
@@ -15,12 +16,6 @@ import ReverseAudioFFmpeg
 /// Column `c` of `width` covers frames `c × N / width ..< (c + 1) × N / width` of the `N` frames
 /// drawn, so the picture of a reversal is the original's mirrored left to right.
 public enum Waveform {
-    /// Colours, as RGB.
-    static let background: [UInt8] = [255, 255, 255]
-    static let wave: [UInt8] = [32, 64, 160]
-    static let midline: [UInt8] = [210, 210, 210]
-    static let axis: [UInt8] = [0, 0, 0]
-    static let text: [UInt8] = [40, 40, 40]
     /// The widest picture: 16384 pixels.
     package static let maximumWidth = 16384
     /// The tallest picture: 4096 pixels. libavcodec refuses pictures whose rows of 8 bytes a
@@ -75,20 +70,32 @@ public enum Waveform {
     ///   - overwrite: replace an existing file at `output`.
     ///   - threads: threads each file is decoded on, segment by segment (1: one continuous
     ///     decode); the picture is the same.
+    ///   - style: colours, amplitude scale, and whether there is text.
     ///   - cancellation: stops the work (and removes the partial picture) when set.
     ///   - progress: called with fractions of the audio measured (of both files), from 0 to 1.
     /// - Returns: the frames drawn of each file.
     @discardableResult
     package static func draw(_ input: URL, to output: URL, width: Int = 1200, height: Int = 300,
                              range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
-                             threads: Int = ConversionOptions.availableCores,
+                             threads: Int = ConversionOptions.availableCores, style: WaveformStyle = WaveformStyle(),
                              cancellation: CancellationFlag?, progress: ProgressHandler? = nil) throws -> Drawing {
         guard let format = PictureFormat(url: output) else {
             throw ReverseAudioError.output(.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
                                                         known: PictureFormat.extensions))
         }
         let inputs = [input] + (compare.map { [$0] } ?? [])
-        let lowest = WaveformLayout.minimumHeight(files: inputs.count)
+        var fonts: WaveformFonts?
+        if style.labels {
+            guard let loaded = WaveformFonts.load() else {
+                throw ReverseAudioError.output(.cannotCreateOutput(
+                    path: output.displayPath,
+                    reason: "no font for the picture's text (tried \(FontFace.candidates.joined(separator: ", "))); "
+                        + "install DejaVu Sans (Debian: fonts-dejavu-core), set REVERSE_AUDIO_FONT to a font file, or draw without text"))
+            }
+            fonts = loaded
+        }
+        let metrics = fonts.map(WaveformLayout.Metrics.init)
+        let lowest = WaveformLayout.minimumHeight(files: inputs.count, metrics: metrics)
         guard (16...maximumWidth).contains(width), (lowest...maximumHeight).contains(height) else {
             throw ReverseAudioError.setting(.outOfRange(.waveformSize, value: "\(width)×\(height)",
                                                       allowed: "16 to \(maximumWidth) pixels wide and \(lowest) to \(maximumHeight) high"))
@@ -100,16 +107,17 @@ public enum Waveform {
             return try measure(url, columns: width, range: range, threads: threads, cancellation: cancellation,
                                progress: reporter.stage(from: Double(index) * share, to: Double(index + 1) * share))
         }
-        let layout = WaveformLayout(width: width, height: height, files: measured.map(\.panel))
+        let layout = WaveformLayout(width: width, height: height, files: measured.map(\.panel), metrics: metrics,
+                                    amplitudeScale: style.amplitudeScale)
         do {
             switch format {
             case .png, .jpeg:
-                try PictureFile.write(WaveformCanvas(layout).pixels, width: width, height: height,
+                try PictureFile.write(WaveformCanvas(layout, style: style, fonts: fonts).pixels, width: width, height: height,
                                       format: format == .png ? .png : .jpeg, to: destination.temporaryURL.path,
                                       name: output.displayPath)
             case .svg:
                 do {
-                    try Data(WaveformSVG.document(layout).utf8).write(to: destination.temporaryURL)
+                    try Data(WaveformSVG.document(layout, style: style).utf8).write(to: destination.temporaryURL)
                 } catch {
                     throw ReverseAudioError.output(.writeFailed(path: output.displayPath, reason: error.localizedDescription))
                 }
