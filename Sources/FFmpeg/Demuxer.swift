@@ -17,8 +17,13 @@ package final class Demuxer {
     package static let readLimit: Int64 = 64 << 20
 
     /// Opens and probes `path`.
-    /// - Parameter isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
-    package init(path: String, isCancelled: (@Sendable () -> Bool)? = nil) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - isCancelled: polled by FFmpeg during blocking I/O; returning true aborts it.
+    ///   - probesPictures: false for an open that reads the audio alone (a second reader of a
+    ///     file already described): the pictures attached to it (cover art, which FFmpeg holds
+    ///     in memory from the open and decodes whole to probe it: a 27 MB PNG costs 87 MB) are
+    ///     let go before the probe instead.
+    package init(path: String, isCancelled: (@Sendable () -> Bool)? = nil, probesPictures: Bool = true) throws(FFmpegError) {
         self.path = path
         guard let allocated = avformat_alloc_context() else {
             throw .outOfMemory("allocating a demuxer", path: path)
@@ -50,6 +55,7 @@ package final class Demuxer {
             throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)
         }
         interrupt.context = opened
+        if !probesPictures, let context = opened { Demuxer.releaseAttachedPictures(context) }
         let probed = avformat_find_stream_info(opened, nil)
         // A probe the interrupt callback cut short can still return success, with streams it had
         // no time to read: a cancellation then looks like junk unless it is checked here.
@@ -66,6 +72,25 @@ package final class Demuxer {
         interrupt.resetBudget()
         // Assigned last: if anything above throws, `self` is incomplete and deinit does not run.
         context = opened!
+    }
+
+    /// Lets go of the pictures attached to the file (cover art): their streams are discarded,
+    /// their packets freed, and the copies queued for the first reads dropped with them.
+    private static func releaseAttachedPictures(_ context: UnsafeMutablePointer<AVFormatContext>) {
+        var released = false
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let stream = context.pointee.streams[index],
+                  (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0 else { continue }
+            stream.pointee.discard = AVDISCARD_ALL
+            av_packet_unref(&stream.pointee.attached_pic)
+            // A size the probe takes as known, so it neither waits for the picture it will not
+            // get nor warns that it found none; nothing of this open ever shows the picture.
+            if stream.pointee.codecpar.pointee.width == 0 { stream.pointee.codecpar.pointee.width = 1 }
+            if stream.pointee.codecpar.pointee.height == 0 { stream.pointee.codecpar.pointee.height = 1 }
+            if stream.pointee.codecpar.pointee.format < 0 { stream.pointee.codecpar.pointee.format = AV_PIX_FMT_RGB24.rawValue }
+            released = true
+        }
+        if released { avformat_flush(context) }
     }
 
     /// The error for a failed call, telling an input that was junk from a cancellation.

@@ -39,8 +39,10 @@ extension ProcessResult {
     var errorLines: [String] { errorText.split(separator: "\n").map(String.init) }
     /// Standard error's `reverse-audio: error: ...` lines.
     var errorReports: [String] { errorLines.filter { $0.hasPrefix("reverse-audio: error: ") } }
-    /// Standard error's `reverse-audio: warning: ...` lines.
-    var warningReports: [String] { errorLines.filter { $0.hasPrefix("reverse-audio: warning: ") } }
+    /// Standard error's `reverse-audio: warning: ...` lines: our own warnings about the files (FFmpeg's log, which `--verbose` shows as warnings too, left out).
+    var warningReports: [String] {
+        errorLines.filter { $0.hasPrefix("reverse-audio: warning: ") && !$0.hasPrefix("reverse-audio: warning: FFmpeg: ") }
+    }
 }
 
 /// A failed run: non-zero exit and standard error exactly one error line that names `name`.

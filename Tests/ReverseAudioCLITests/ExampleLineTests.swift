@@ -29,7 +29,7 @@ import TestSupport
         return words
     }
 
-    /// `reverse-audio …` lines of every command's help examples and of the README's first block.
+    /// `reverse-audio …` lines of every command's help examples and of the README's first blocks.
     static func exampleLines() throws -> [String] {
         var lines: [String] = []
         for command in try ManPageTests.subcommands() + [""] {
@@ -38,8 +38,12 @@ import TestSupport
             lines += section.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = readme.components(separatedBy: "## The command-line tool\n\n```sh\n")[1].components(separatedBy: "```")[0]
-        lines += block.split(separator: "\n").map(String.init)
+        // The first shell block of each of these sections: the first minute and the commands' examples.
+        for heading in ["## A first minute\n", "## Convert and reverse\n"] {
+            let section = try #require(readme.components(separatedBy: heading).dropFirst().first, "no \(heading) in the README")
+            let block = section.components(separatedBy: "```sh\n")[1].components(separatedBy: "```")[0]
+            lines += block.split(separator: "\n").map(String.init)
+        }
         // Standard input is not given to these runs, and a continued line is not whole.
         return lines.filter { $0.hasPrefix("reverse-audio ") && !$0.contains(" - ") && !$0.hasSuffix("\\") }
     }

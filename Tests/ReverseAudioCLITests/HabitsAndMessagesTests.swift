@@ -141,3 +141,37 @@ import TestSupport
         #expect(a.lowerBound < b.lowerBound, "\(line)")
     }
 }
+
+/// Issue 28, item 14: a big picture in the tags is not held, or decoded, once per reader.
+@Suite struct CoverArtMemoryTests {
+    @Test("a 2-thread reversal of an MP3 with a big cover picture takes no more memory than a 1-thread one, and equals areverse")
+    func coverArtOncePerFile() throws {
+        let directory = try TemporaryDirectory()
+        let picture = directory.file("big.png")
+        let audio = directory.file("base.mp3")
+        let input = directory.file("cover.mp3")
+        for arguments in [["-f", "lavfi", "-i", "nullsrc=s=2000x2500,geq=random(1)*255:128:128", "-frames:v", "1", "-pix_fmt", "rgb24", picture.path],
+                          ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=20", "-ac", "2", "-b:a", "128k", audio.path],
+                          ["-i", audio.path, "-i", picture.path, "-map", "0", "-map", "1", "-c", "copy", "-id3v2_version", "3",
+                           "-disposition:v", "attached_pic", input.path]] {
+            let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments)
+            try #require(made.status == 0, "\(made.errorText)")
+        }
+        func peak(threads: Int) throws -> Int {
+            let output = directory.file("out\(threads).wav")
+            let result = try ProcessRunner.run("/usr/bin/time", ["-f", "peak-kib=%M", BuiltProducts.reverseAudio.path, "convert", input.path,
+                                                                output.path, "--reverse", "--threads", "\(threads)", "--verbose"])
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(result.errorText.contains("threads: \(threads) decoding"), "\(result.errorText)")
+            #expect(!result.errorText.contains("FFmpeg: "), "a second reader's probe is quiet: \(result.errorText)")
+            #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.samples(of: input, ["-af", "areverse"]))
+            let line = result.errorText.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+            return try #require(line.flatMap { Int($0.dropFirst(9)) }, "\(result.errorText)")
+        }
+        let one = try peak(threads: 1)
+        let two = try peak(threads: 2)
+        #expect(two <= one + 8 * 1024, "2 threads: \(two / 1024) MiB, 1 thread: \(one / 1024) MiB")
+        // The first reader still describes the picture.
+        #expect(try CLI.run(["info", input.path]).outputText.contains("png 2000"), "info names the cover picture")
+    }
+}

@@ -5,14 +5,17 @@ import TestSupport
 /// `waveform`: PNGs decoded back with the ffmpeg CLI and checked pixel by pixel.
 @Suite struct WaveformTests {
     static let waveColor: [UInt8] = [32, 64, 160]
-    static let axisColor: [UInt8] = [0, 0, 0]
-    /// Rows above the bands (the file's name) and below them (the time axis and its times).
-    static let titleHeight = 11
-    static let axisHeight = 17
-    /// The channel's name sits on a clear patch in the band's top-left corner: columns left of
-    /// this, rows above `labelRows` below the band's top.
+    static let axisColor: [UInt8] = [40, 40, 40]
+    /// Rows above the bands (the file's name) and below them (the time axis and its times), in
+    /// DejaVu Sans at 13 and 11 pixels (the scripts install it): a 17-row line and 3 rows
+    /// either side; the axis, 6-row ticks, a gap, a 14-row line and a gap.
+    static let titleHeight = 23
+    static let axisHeight = 25
+    /// The channel's name sits on a clear patch in the band's top-left corner, the grid's level
+    /// in its top-right: columns left of this (or as far from the right edge), rows above
+    /// `labelRows` below the band's top.
     static let labelColumns = 40
-    static let labelRows = 9
+    static let labelRows = 18
 
     /// The picture as rows of RGB triplets, decoded by ffmpeg.
     struct Picture {
@@ -68,7 +71,7 @@ import TestSupport
         try Self.draw(square, directory.file("square.png"), ["--width", "\(width)", "--height", "\(height)"])
         let loud = try Picture(directory.file("square.png"))
         for x in 0..<width {
-            let clear = x < Self.labelColumns ? (band.lowerBound + Self.labelRows)..<band.upperBound : band
+            let clear = x < Self.labelColumns || x >= width - Self.labelColumns ? (band.lowerBound + Self.labelRows)..<band.upperBound : band
             #expect(loud.rows(ofColumn: x, in: clear, color: Self.waveColor) == Array(clear), "column \(x)")
         }
     }

@@ -103,7 +103,7 @@ package enum EditListCut {
         do {
             let outcome: Copy = try mappingFFmpegErrors(path: output.displayPath) {
                 try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(restart, streamStart))
-                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer, publishedPath: destination.target.path)
+                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer, publishedPath: FileFormat.m4a.muxerName(forPublished: destination.target.path))
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
                 muxer.setMetadata(source.tags)
                 try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])

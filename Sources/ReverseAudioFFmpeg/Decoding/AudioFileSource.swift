@@ -99,7 +99,8 @@ package final class AudioFileSource: PCMSource {
         isCancelled = flag.check
         // One of several readers decoding side by side keeps its decoder to its own thread.
         openedDecoderThreads = shared == nil ? 0 : 1
-        let input = try AudioInput(url: url, isCancelled: flag.check, decoderThreads: openedDecoderThreads)
+        let input = try AudioInput(url: url, isCancelled: flag.check, decoderThreads: openedDecoderThreads,
+                                   describesPictures: shared == nil)
         self.input = input
         resolution = shared
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }

@@ -23,8 +23,12 @@ package final class AudioInput {
     /// The decoder's own threads, as asked (0: as many as it uses).
     package let decoderThreads: Int
 
-    /// - Parameter decoderThreads: the decoder's own threads (0: as many as it uses; 1: one of several decoders side by side).
-    package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil, decoderThreads: Int = 0) throws {
+    /// - Parameters:
+    ///   - decoderThreads: the decoder's own threads (0: as many as it uses; 1: one of several decoders side by side).
+    ///   - describesPictures: false for a second reader of a file already described: its cover
+    ///     art is let go at the open instead of probed (see `Demuxer`).
+    package init(url: URL, isCancelled: (@Sendable () -> Bool)? = nil, decoderThreads: Int = 0,
+                 describesPictures: Bool = true) throws {
         self.decoderThreads = decoderThreads
         self.isCancelled = isCancelled
         path = url.displayPath
@@ -33,7 +37,7 @@ package final class AudioInput {
         FFmpegDiagnostics.applyDefault()
         try AudioInput.checkReadableFile(at: url)
         do {
-            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
+            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled, probesPictures: describesPictures)
         } catch {
             if error.isInterrupted { throw CancellationError() }
             if !isSeekable && (error.isEndOfFile || error.isInvalidData || error.posixErrorNumber == EINVAL) {

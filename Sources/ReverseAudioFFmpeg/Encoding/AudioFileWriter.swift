@@ -87,7 +87,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
                                 requiresSeekableFile: outputFormat.file.requiresSeekableFile)
         packet = try mappingFFmpegErrors(path: path) { try Packet() }
         do {
-            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer, publishedPath: output.target.path)
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer, publishedPath: outputFormat.file.muxerName(forPublished: output.target.path))
         } catch {
             output.discard()
             throw ReverseAudioError.output(.cannotCreateOutput(path: path, reason: error.message))
@@ -183,7 +183,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
     package func discardWrites(expectingFrames frames: Int64) throws {
         try? muxer.close()
         do {
-            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer, publishedPath: output.target.path)
+            muxer = try Muxer(path: output.temporaryURL.path, formatName: outputFormat.file.muxer, publishedPath: outputFormat.file.muxerName(forPublished: output.target.path))
         } catch {
             throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
         }

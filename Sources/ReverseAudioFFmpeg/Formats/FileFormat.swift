@@ -1,4 +1,5 @@
 import ReverseAudioCore
+import Foundation
 
 /// One kind of file the library writes: a container, the codecs it can hold, and how they are
 /// written, as SFBAudioEngine's encoders each describe themselves. Each format is one file in
@@ -37,6 +38,17 @@ package struct FileFormat: Sendable {
     /// Why a cut of a lossy input cannot be stated exactly in this format, when it cannot
     /// (ADTS has nowhere to say where a cut starts and ends).
     package let cutsInexactly: String?
+    /// The extensions the muxer expects of its file's name, when it checks (the ipod muxer warns
+    /// of any but `.m4a`, `.m4v` and `.m4b`, though `.m4r` and `.mp4` hold the same file).
+    package let muxerExtensions: [String]?
+
+    /// The name the muxer is shown for a file published as `path`: the path itself, or with an
+    /// extension the muxer expects added, so its check of the name says nothing false.
+    package func muxerName(forPublished path: String) -> String {
+        guard let expected = muxerExtensions, let first = expected.first,
+              !expected.contains((path as NSString).pathExtension.lowercased()) else { return path }
+        return path + "." + first
+    }
 
     /// What a container records besides the audio.
     package struct Capabilities: Sendable, OptionSet {
@@ -63,7 +75,8 @@ package struct FileFormat: Sendable {
     package init(name: String, extensions: [String], listed: Int = 1, summary: String, muxer: String, codecs: [CodecFormat],
                  lossyDefault: String? = nil, requiresSeekableFile: Bool, capabilities: Capabilities,
                  muxerOptions: @escaping @Sendable (PCMFormat, Int, Int64?) -> [String: String] = { _, _, _ in [:] },
-                 maximumDataBytes: Int64? = nil, copiedCut: CopiedCut? = nil, cutsInexactly: String? = nil) {
+                 maximumDataBytes: Int64? = nil, copiedCut: CopiedCut? = nil, cutsInexactly: String? = nil,
+                 muxerExtensions: [String]? = nil) {
         self.name = name
         self.extensions = extensions
         self.listed = listed
@@ -77,6 +90,7 @@ package struct FileFormat: Sendable {
         self.maximumDataBytes = maximumDataBytes
         self.copiedCut = copiedCut
         self.cutsInexactly = cutsInexactly
+        self.muxerExtensions = muxerExtensions
     }
 
     /// Every format written, in the order help lists them: each is one file of this folder.

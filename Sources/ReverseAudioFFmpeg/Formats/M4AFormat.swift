@@ -21,5 +21,5 @@ extension FileFormat {
         codecs: [.alac, .aac], lossyDefault: "aac", requiresSeekableFile: true,
         capabilities: [.tags, .gapless, .editList, .coverArt],
         muxerOptions: { format, _, _ in ["movie_timescale": String(format.sampleRate)] },
-        copiedCut: .mp4EditList)
+        copiedCut: .mp4EditList, muxerExtensions: ["m4a", "m4v", "m4b"])
 }
