@@ -54,7 +54,7 @@ struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             display.clear()
             converted.warnings.forEach(ErrorReporting.printWarning)
             if let narrowing = flags.narrowing(converted), !Console.isQuiet {
-                Console.error("reverse-audio: warning: \(output): \(narrowing)")
+                Console.error("reverse-audio: warning: \(input): \(narrowing)")
             }
             shared.result.print(ConversionSummary.line(converted, output: output), json: ConversionSummary.json(converted, input: input, output: output),
                          output: outputURL.path)

@@ -121,7 +121,7 @@ import TestSupport
         let two = directory.file("two.\(output)")
         let twoRun = try Self.reverse(input, to: two, threads: 2)
         #expect(try Data(contentsOf: two) == Data(contentsOf: one))
-        let warnings = { (run: ProcessResult) in run.errorLines.filter { $0.contains("warning:") } }
+        let warnings = { (run: ProcessResult) in run.warningReports }
         #expect(!warnings(oneRun).isEmpty && warnings(twoRun) == warnings(oneRun), "\(twoRun.errorText)")
         #expect(twoRun.errorText.contains("threads: 1 decoding (one thread: the decode met damage)"), "\(twoRun.errorText)")
     }
@@ -168,7 +168,7 @@ import TestSupport
         let oneRun = try Self.reverse(input, to: directory.file("one.flac"), threads: 1, forwards: true)
         let twoRun = try Self.reverse(input, to: directory.file("two.flac"), threads: 2, forwards: true)
         #expect(try Data(contentsOf: directory.file("two.flac")) == Data(contentsOf: directory.file("one.flac")))
-        let warnings = { (run: ProcessResult) in run.errorLines.filter { $0.contains("warning:") } }
+        let warnings = { (run: ProcessResult) in run.warningReports }
         #expect(!warnings(oneRun).isEmpty && warnings(twoRun) == warnings(oneRun), "\(twoRun.errorText)")
         #expect(twoRun.errorText.contains("the decode met damage"), "\(twoRun.errorText)")
     }
