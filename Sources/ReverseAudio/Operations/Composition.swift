@@ -389,9 +389,13 @@ public struct Composition: Sendable {
 
 extension OutputFormat {
     /// The input's own container and codec when the output keeps its extension; otherwise the
-    /// format the output's extension names.
+    /// format the output's extension names. A container holding a codec we cannot write into it
+    /// (MP3 inside a WAV file) gets its own codec: the decoded samples, stored losslessly.
     static func same(as source: AudioFileSource, for output: URL, sameExtension: Bool) throws -> OutputFormat {
         guard sameExtension else { return try OutputFormat.forFile(output) }
+        if let codec = source.outputCodec, let file = FileFormat.named(output.pathExtension), file.codec(named: codec) == nil {
+            return try OutputFormat.forFile(output)
+        }
         return try OutputFormat.forFile(output, codec: source.outputCodec)
     }
 }

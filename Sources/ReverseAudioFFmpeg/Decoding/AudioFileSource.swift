@@ -473,22 +473,28 @@ package final class AudioFileSource: PCMSource {
             // A restart at the stream's first packet: its start trimming (an encoder's delay, an
             // Opus pre-skip) reaches the decoder as a fresh open's does.
             try restartFromStart(decodingFirstFrame: false)
-            reached = try positioner.seek(toFrame: frame, decodingUntil: end)
+            reached = try seekOrReadFromStart(toFrame: frame, decodingUntil: end)
         } else if seeksByReadingFromStart {
             reached = try readFromStart(toFrame: frame)
         } else {
             resampler.reset()
-            do {
-                reached = try positioner.seek(toFrame: frame, decodingUntil: end)
-            } catch is FramePositioner.SeekUnavailable {
-                seeksByReadingFromStart = true
-                reached = try readFromStart(toFrame: frame)
-            }
+            reached = try seekOrReadFromStart(toFrame: frame, decodingUntil: end)
         }
         if let statedEnd { reached = min(reached, statedEnd) }
         position = reached
         atStart = false
         return SeekedTo(required: frame, reached: reached)
+    }
+
+    /// Seeks to `frame`; where the demuxer cannot seek (FFmpeg 5.1's FLAC demuxer through large
+    /// frames, MP3 in a WAV file), reads from the start instead, from then on.
+    private func seekOrReadFromStart(toFrame frame: Int64, decodingUntil end: Int64?) throws -> Int64 {
+        do {
+            return try positioner.seek(toFrame: frame, decodingUntil: end)
+        } catch is FramePositioner.SeekUnavailable {
+            seeksByReadingFromStart = true
+            return try readFromStart(toFrame: frame)
+        }
     }
 
     /// Reaches `frame` on a new open of the file, read from its start (see
