@@ -47,17 +47,11 @@ enum FuzzedOperations {
             log("info: \(error)")
         }
 
-        // 2. Decode, up to the frame limit: the file source, in 16-bit, one channel taken as
-        // the variant says.
+        // 2. Decode, up to the frame limit: the library's reader, in 16-bit, its channels as the
+        // variant says.
         var decodedFrames: Int64?
         do {
-            let file = try AudioFileSource(url: input)
-            var source: any PCMSource = try SampleConverter(file, sampleFormat: .s16, mixingToMono: variant.channels == .mix)
-            switch variant.channels {
-            case .first: source = try ChannelSelector(source, channel: 0)
-            case .channel(let index): source = try ChannelSelector(source, channel: index)
-            case .all, .mix: break
-            }
+            let source = try AudioReader(url: input, sampleFormat: .s16, channels: variant.channels)
             var frames: Int64 = 0
             var finished = false
             while frames <= frameLimit {
@@ -69,7 +63,6 @@ enum FuzzedOperations {
                 check(chunk.position == frames, "a chunk at \(chunk.position) followed \(frames) frames")
                 frames += Int64(chunk.frameCount)
             }
-            check(source.position == frames, "the source's position \(source.position) after \(frames) frames")
             if finished { decodedFrames = frames }
             log("decode (\(variant.channels)): \(frames) frames\(finished ? "" : ", stopped at the limit"), warnings \(source.warnings)")
         } catch {
@@ -80,15 +73,28 @@ enum FuzzedOperations {
         guard let info, (info.frames ?? 0) <= frameLimit, let decodedFrames else { return }
         let progress = ProgressLog()
         let destination = variant.unseekableOutput ? URL(fileURLWithPath: "/dev/null") : output
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let options = ConversionOptions(channels: variant.channels, reverse: true, overwrite: true)
+        Task {
+            do {
+                outcome.set(.success(try await AudioConverter.convert(input, to: destination, options: options,
+                                                                       progress: { progress.record($0) })))
+            } catch {
+                outcome.set(.failure(error))
+            }
+            done.signal()
+        }
+        done.wait()
         var result: ConversionResult?
-        do {
-            result = try AudioConverter.convert(
-                input, to: destination,
-                options: ConversionOptions(channels: variant.channels, reverse: true, overwrite: true),
-                cancellation: CancellationFlag(), progress: { progress.record($0) })
-            log("reverse to \(destination.path): \(result!.frames) frames, \(result!.decodePasses) passes, warnings \(result!.warnings)")
-        } catch {
+        switch outcome.value {
+        case .success(let converted)?:
+            result = converted
+            log("reverse to \(destination.path): \(converted.frames) frames, warnings \(converted.warnings)")
+        case .failure(let error)?:
             log("reverse to \(destination.path): \(error)")
+        case nil:
+            check(false, "the conversion task ended without a result")
         }
         if !variant.unseekableOutput { try? FileManager.default.removeItem(at: output) }
 
@@ -97,6 +103,25 @@ enum FuzzedOperations {
             // The reversal decodes the same way as step 2: same frames, or one of them is wrong.
             check(result.frames == decodedFrames,
                   "AudioConverter reversed \(result.frames) frames; the file source decoded \(decodedFrames) (channels \(variant.channels))")
+        }
+    }
+
+    /// The conversion's result, handed from its task to the fuzzer's thread.
+    final class Outcome: @unchecked Sendable {
+        // @unchecked: `stored` is only touched under `lock`.
+        private let lock = NSLock()
+        private var stored: Result<ConversionResult, any Error>?
+
+        func set(_ result: Result<ConversionResult, any Error>) {
+            lock.lock()
+            stored = result
+            lock.unlock()
+        }
+
+        var value: Result<ConversionResult, any Error>? {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
         }
     }
 

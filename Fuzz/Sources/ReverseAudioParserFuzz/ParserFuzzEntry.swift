@@ -40,10 +40,13 @@ enum ParserFuzz {
 
     /// Sample rates a time is turned into frames at: the common ones and the extremes a file can declare.
     static let rates = [1, 8000, 44100, 48000, 192_000, 768_000, Int(Int32.max)]
+    /// The library's bounds, as its documentation states them: the most frames a time may name
+    /// (10^12), and the frame past which conversions saturate (2^61).
+    static let maximumFrames: Int64 = 1_000_000_000_000
+    static let saturatedFrame: Int64 = 1 << 61
 
     static func time(_ text: String) {
         let parsed = try? TimePosition(parsing: text)
-        check(parsed == TimePosition(text), "init?(_:) and init(parsing:) disagree on '\(text.debugDescription)'")
         check((try? TimeValue.position(text)) == parsed, "TimeValue.position disagrees on '\(text.debugDescription)'")
         if let silence = try? TimeValue.silence(text) {
             check(parsed == silence, "a silence that is no time: '\(text.debugDescription)'")
@@ -64,7 +67,7 @@ enum ParserFuzz {
         let bits = text.utf8.reduce(UInt64(0xcbf29ce484222325)) { ($0 ^ UInt64($1)) &* 0x100000001b3 }
         for value in [TimePosition.seconds(Double(bitPattern: bits)), .frames(Int64(bitPattern: bits))] {
             for rate in rates { _ = value.frame(atRate: rate) }
-            _ = try? TimeRange(start: value, duration: value).frames(atRate: 48000)
+            _ = try? TimeRange(start: value, duration: value)
         }
     }
 
@@ -74,11 +77,11 @@ enum ParserFuzz {
             check(seconds.isFinite && seconds >= 0 && seconds <= TimePosition.maximumSeconds,
                   "'\(text.debugDescription)' parsed to \(seconds) s, outside 0...\(TimePosition.maximumSeconds)")
         case .frames(let frames):
-            check(frames >= 0 && frames <= TimePosition.maximumFrames, "'\(text.debugDescription)' parsed to \(frames) frames")
+            check(frames >= 0 && frames <= maximumFrames, "'\(text.debugDescription)' parsed to \(frames) frames")
         }
         for rate in rates {
             let frame = time.frame(atRate: rate)
-            check(frame >= 0 && frame <= TimePosition.saturatedFrame, "\(time) at \(rate) Hz is frame \(frame)")
+            check(frame >= 0 && frame <= saturatedFrame, "\(time) at \(rate) Hz is frame \(frame)")
         }
     }
 
@@ -92,11 +95,10 @@ enum ParserFuzz {
                 case .silence(let length):
                     checkWithinLimits(length, "silence")
                     if case .seconds(let seconds) = length { check(seconds <= CompositionPiece.maximumSilenceSeconds, "silence of \(seconds) s") }
-                case .file(let url, let range, _):
+                case .file(let url, let range, _, _):
                     check(!url.path.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }, "a file name with a control character: \(url.path.debugDescription)")
                     if let range {
                         for time in [range.start, range.end, range.duration].compactMap({ $0 }) { checkWithinLimits(time, "range") }
-                        _ = try? range.frames(atRate: 48000)
                     }
                 }
             }
@@ -114,7 +116,7 @@ enum ParserFuzz {
         let rate = rates[Int(rateSeed) % rates.count]
         do {
             for (frame, command) in try PlaybackScript.parse(text, sampleRate: rate) {
-                check(frame >= 0 && frame <= TimePosition.saturatedFrame, "an event at frame \(frame)")
+                check(frame >= 0 && frame <= saturatedFrame, "an event at frame \(frame)")
                 switch command {
                 case .seek(let target): check(target >= 0, "a seek to \(target)")
                 case .loop(let region?): check(region.lowerBound >= 0 && !region.isEmpty, "a loop \(region)")
