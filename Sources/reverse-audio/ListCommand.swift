@@ -6,7 +6,7 @@ import ReverseAudioBatch
 struct ListCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the audio files in a folder (aac m4a aiff aif wav mp3 caf m4r flac) with duration, format and channels.")
+        abstract: "List the audio files in a folder (\(SupportedAudioFiles.extensions.joined(separator: " "))) with duration, format and channels.")
 
     static let examples = [
         "reverse-audio list \"Audio Files\"",
