@@ -23,6 +23,37 @@ import TestSupport
         }
     }
 
+    /// Damaged FLAC whose timestamps are not the decode's positions (frames copied into the
+    /// stream and frames the decoder rejects, with a STREAMINFO that understates): convert and
+    /// its reversal on one and two threads, info and trim all take the decode's frames, and no
+    /// command calls every frame intact. `convert` wrote 4032 frames, `info` said 6304, the
+    /// decode gives 4608.
+    @Test("a FLAC whose timestamps are not its decode's positions: every command takes the decode",
+          arguments: inputs.filter { $0.hasPrefix("positions-") })
+    func positionsFromTheDecode(_ name: String) throws {
+        let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
+        let directory = try TemporaryDirectory()
+        let oracle = try LengthOracle(input)
+        #expect(oracle.frames > 0)
+        let info = try CLI.run(["info", "--json", input.path])
+        #expect(try jsonObject(info.outputLines.first ?? "")["frames"] as? Int == oracle.frames, "info: \(info.outputText)")
+        for threads in ["1", "2"] {
+            for reverse in [false, true] {
+                let output = directory.file("out-\(threads)-\(reverse).wav")
+                let result = try CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
+                #expect(result.status == 0, "\(result.errorText)")
+                #expect(!result.errorText.contains("every frame intact"), "\(result.errorText)")
+                #expect(try FFmpegOracle.samples(of: output) == (reverse ? oracle.reversedSamples : oracle.samples),
+                        "\(name) --threads \(threads) reverse=\(reverse)")
+            }
+        }
+        let range = (oracle.frames / 4)..<(oracle.frames * 3 / 4)
+        let cut = directory.file("cut.flac")
+        let trimmed = try CLI.run(["trim", input.path, cut.path, "--start", "\(range.lowerBound)s", "--end", "\(range.upperBound)s"])
+        #expect(trimmed.status == 0, "\(trimmed.errorText)")
+        #expect(try FFmpegOracle.samples(of: cut) == oracle.slice(range), "trim \(range)")
+    }
+
     /// Damaged files whose frame count fails part-way: the decode after the count must start
     /// where the count's reading began (a seek back to the first packet's timestamp in them
     /// landed past every decodable packet, and the reversal came out empty).

@@ -10,7 +10,13 @@ public enum FFmpegOracle {
         }
     }
 
-    /// `ffmpeg -i FILE [filters] -f s16le -acodec pcm_s16le -`: the interleaved 16-bit samples.
+    /// The decoder on one thread (`-threads 1` before the input): on its frame threads FFmpeg's
+    /// FLAC decoder gives only the first frame of a packet holding several (two FLAC files end
+    /// to end, junk between frames) and reports a damaged frame only on one thread. The
+    /// one-thread decode is every frame the file holds, and the same for every codec otherwise.
+    public static let decoderThreads = ["-threads", "1"]
+
+    /// `ffmpeg -threads 1 -i FILE [filters] -f s16le -acodec pcm_s16le -`: the interleaved 16-bit samples.
     ///
     /// An MP4-family input (M4A, M4R, MOV) ends where its container says (the edit list's end,
     /// as Apple's players stop; FFmpeg 5.1 decodes the last packet whole): the decode is cut
@@ -28,7 +34,7 @@ public enum FFmpegOracle {
             }
         }
         let result = try ProcessRunner.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-i", file.path] + arguments + ["-f", "s16le", "-acodec", "pcm_s16le", "-"])
+            "ffmpeg", ["-nostdin", "-v", "error"] + decoderThreads + ["-i", file.path] + arguments + ["-f", "s16le", "-acodec", "pcm_s16le", "-"])
         guard result.status == 0 else {
             throw Failure(description: "ffmpeg failed on \(file.lastPathComponent): \(result.errorText)")
         }

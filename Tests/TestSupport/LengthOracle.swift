@@ -49,7 +49,7 @@ public struct LengthOracle: Sendable {
             throw FFmpegOracle.Failure(description: "ffprobe gives no channel count or rate for \(url.lastPathComponent)")
         }
         let decode = try ProcessRunner.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"])
+            "ffmpeg", ["-nostdin", "-v", "error"] + FFmpegOracle.decoderThreads + ["-i", url.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"])
         guard decode.status == 0 || !decode.standardOutput.isEmpty else {
             throw FFmpegOracle.Failure(description: "ffmpeg decodes nothing of \(url.lastPathComponent): \(decode.errorText)")
         }

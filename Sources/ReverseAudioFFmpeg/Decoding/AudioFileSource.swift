@@ -27,8 +27,9 @@ import ReverseAudioCore
 package final class AudioFileSource: PCMSource {
     /// The file.
     package let url: URL
-    /// The decoder's threads when the file was opened (0: as many as it uses).
-    private let openedDecoderThreads: Int
+    /// The decoder's threads when the file was opened (0: as many as it uses), and after every
+    /// restart from the start.
+    private var openedDecoderThreads: Int
     private var input: AudioInput
     private var positioner: FramePositioner
     private let isCancelled: @Sendable () -> Bool
@@ -104,7 +105,6 @@ package final class AudioFileSource: PCMSource {
         self.input = input
         resolution = shared
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
-        if let index = shared?.index { positioner.adopt(index) }
         sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
         conversion = Conversion()
         resampler = Resampler(channels: .unchanged, type: sourceSampleFormat.sampleType)
@@ -112,17 +112,31 @@ package final class AudioFileSource: PCMSource {
         statedEnd = parameters.traits.followsContainerDuration ? parameters.statedDurationSamples.flatMap { $0 > 0 ? $0 : nil } : nil
         format = PCMFormat(sampleFormat: sourceSampleFormat, sampleRate: parameters.sampleRate, channelCount: parameters.channelCount,
                            channelLayoutName: parameters.channelLayoutName)
-        if shared == nil && resolvingLength && input.isSeekable {
+        adoptResolution()
+        // FLAC's length is found before anything is decoded, always: which decode the stream
+        // gives (on frame threads or one) depends on what the scan finds (see
+        // ``LengthResolver/Resolution/decodesOnOneThread``).
+        let isFLAC = parameters.traits.family == .flac
+        if shared == nil && (resolvingLength || isFLAC) && input.isSeekable {
             // Found with this open's demuxer, which nothing has read yet (keeping an MP3's
             // packet index: the way back to its start); then decoding starts from the first
             // packet with a fresh decoder, as a fresh open would.
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input)
-            try restartFromStart()
+            if resolution?.decodesOnOneThread == true { openedDecoderThreads = 1 }
+            try restartFromStart(decoderThreads: openedDecoderThreads)
             damagedAtStart = positioner.skippedPackets > 0
             if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
             format = outputFormat()
         } else {
+            if isFLAC && openedDecoderThreads != 1 {
+                // A pipe cannot be scanned first: decoded as every irregular FLAC stream is, on
+                // one thread (the demuxer has read nothing yet that a new decoder would miss).
+                openedDecoderThreads = 1
+                let single = try input.withFreshDecoder(threads: 1)
+                self.input = single
+                positioner = try mappingFFmpegErrors(path: single.path) { try FramePositioner(input: single, isCancelled: flag.check) }
+            }
             try decodeFirstFrame()
         }
     }
@@ -202,9 +216,14 @@ package final class AudioFileSource: PCMSource {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
             // Where a rejected packet moved every later one, seeks go by the index made of them.
-            if let index = resolution?.index { positioner.adopt(index) }
+            adoptResolution()
         }
         return resolution!.length
+    }
+
+    /// Seeks by the packet index the resolution made, when it made one.
+    private func adoptResolution() {
+        if let index = resolution?.index { positioner.adopt(index) }
     }
 
     /// Starts decoding again from the stream's first packet with a fresh decoder, exactly as a
@@ -242,7 +261,7 @@ package final class AudioFileSource: PCMSource {
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
         input = fresh
         resampler = makeResampler()
-        if let index = resolution?.index { positioner.adopt(index) }
+        adoptResolution()
         guard decodingFirstFrame else { return 0 }
         if positioner.hasCompleteIndex {
             // Every packet stamped from the index, as a read in order from the start stamps it
@@ -272,7 +291,7 @@ package final class AudioFileSource: PCMSource {
         if input.traits.needsPacketIndex, resolution?.index == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
-            if let index = resolution?.index { positioner.adopt(index) }
+            adoptResolution()
         }
         return try resolveLength()
     }
@@ -593,6 +612,10 @@ package final class AudioFileSource: PCMSource {
                 let cutShort = known < stated && (damaged || parameters.traits.family == .pcm || resolution?.endIsDamaged == true)
                 if known < stated && resolution?.losesFramesInside == true {
                     kinds.append(.damagedPacketsLost(decodedFrames: known, statedFrames: stated, sampleRate: rate))
+                } else if known > stated && damaged {
+                    // More than stated, though frames were lost: the header is wrong, but not
+                    // every frame is intact.
+                    kinds.append(.lengthDiffers(predictedFrames: stated, decodedFrames: known, isRange: false))
                 } else {
                     kinds.append(cutShort ? .truncated(decodedFrames: known, statedFrames: stated, sampleRate: rate)
                                           : .headerMisstatesLength(statedFrames: stated, decodedFrames: known, sampleRate: rate))

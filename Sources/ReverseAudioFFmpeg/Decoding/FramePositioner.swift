@@ -133,7 +133,7 @@ final class FramePositioner {
                 try extendIndexFromTheStart(index, through: reach)
             }
             let restart = index.packet(containing: target).map { holding in
-                input.traits.restartPacket(holding: holding) { index.entries[$0].size }
+                index.seekPoint(atOrBefore: input.traits.restartPacket(holding: holding) { index.entries[$0].size })
             } ?? 0
             if !index.entries.isEmpty {
                 try wrap { try input.demuxer.seek(toByte: index.entries[restart].position) }
@@ -304,7 +304,7 @@ final class FramePositioner {
         guard let index, hasSought else { return }
         let position = packet.filePosition ?? -1
         // A packet past the index (past where this decode stops) keeps the demuxer's stamps.
-        guard let entry = index.packet(at: position, from: nextEntry) else { return }
+        guard let entry = index.packet(at: position, size: packet.size, from: nextEntry) else { return }
         nextEntry = entry + 1
         let found = index.entries[entry]
         packet.setTimestamp(parameters.timeBaseUnits(fromSamples: found.rawStart + (origin ?? 0), sampleRate: parameters.sampleRate))

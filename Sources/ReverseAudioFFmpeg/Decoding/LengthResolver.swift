@@ -7,8 +7,9 @@ import ReverseAudioCore
 ///
 /// - PCM: the container's data size, checked against the file's size (a header may promise
 ///   more than the file holds; FFmpeg decodes what is there).
-/// - FLAC: STREAMINFO's total, checked by decoding the frame that should be the last one (a
-///   file cut short ends earlier; one whose header understates goes on and is counted instead).
+/// - FLAC: what its packets decode to, read without decoding them (each frame's CRC-16 tells
+///   which few must be decoded to learn what they give: ``FLACDamageScan``); STREAMINFO's total
+///   is only compared with it, to tell damage inside from a file cut short or a wrong header.
 /// - Everything else: the packets are read once, without decoding. Each contributes what its
 ///   decoder emits (a lossy codec's whole frame; otherwise the packet's duration) after the
 ///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only, or
@@ -44,6 +45,11 @@ enum LengthResolver {
         /// The frames the file's header declares where FFmpeg states what the file holds
         /// instead (a WAV's data size past the end of the file).
         var declaredFrames: Int64?
+        /// True when the stream decodes differently on the decoder's own frame threads: a FLAC
+        /// packet holding more than one frame (junk or a second file's header between frames,
+        /// as `cat a.flac b.flac` makes) gives only its first frame there, and every frame on
+        /// one thread, which is the decode every reader then uses.
+        var decodesOnOneThread = false
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -70,6 +76,9 @@ enum LengthResolver {
                 return resolution
             }
             let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
+            if traits.family == .flac && input.demuxer.formatName == "flac" {
+                return try scannedFLAC(input, stated: parameters.statedDurationSamples ?? 0, isCancelled: isCancelled)
+            }
             var moved = false
             if traits.containerStatesLength || traits.followsContainerDuration,
                let stated = parameters.statedDurationSamples, stated > 0 {
@@ -86,14 +95,15 @@ enum LengthResolver {
                         resolution = Resolution(length: PCMLength(frames: frames, source: .packets), unknownReason: nil, index: nil)
                         resolution.declaredFrames = declared
                     }
-                    if traits.family == .flac, let found = try scannedFLAC(url, given: input, isCancelled: isCancelled) {
-                        var damaged = Resolution(length: PCMLength(frames: found.frames, source: .packets), unknownReason: nil,
-                                                 index: found.index)
-                        damaged.rejectedPackets = found.rejectedPackets
-                        damaged.rejectionReason = found.rejectionReason
-                        damaged.losesFramesInside = found.frames + found.lostFrames == stated
-                        damaged.endIsDamaged = checked.1 || !damaged.losesFramesInside
-                        return damaged
+                    if traits.family == .flac {
+                        // FLAC in another container (MP4, Matroska): its length checked as the
+                        // container's, its damage found as raw FLAC's.
+                        let found = try rewoundScan(url, given: input, isCancelled: isCancelled)
+                        if found.rejectedPackets > 0 || found.index != nil {
+                            var damaged = flacResolution(found, stated: stated)
+                            damaged.endIsDamaged = damaged.endIsDamaged || checked.1
+                            return damaged
+                        }
                     }
                     return resolution
                 }
@@ -174,9 +184,29 @@ enum LengthResolver {
         return (frames, positioner.skippedPackets, positioner.firstSkipReason)
     }
 
-    /// A FLAC stream's damage (``FLACDamageScan``), read on `given` brought back to its start,
-    /// or on an open of its own when it cannot be; nil when no packet is rejected.
-    private static func scannedFLAC(_ url: URL, given: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> FLACDamageScan.Found? {
+    /// A raw FLAC stream's length: what its packets decode to (``FLACDamageScan``), read on
+    /// `input` from its first packet. Every frame's CRC is what tells a file damaged inside from
+    /// one cut short or one whose STREAMINFO is simply wrong (`stated`: 0 when it states none).
+    private static func scannedFLAC(_ input: AudioInput, stated: Int64, isCancelled: () -> Bool) throws -> Resolution {
+        flacResolution(try FLACDamageScan.scan(input, isCancelled: isCancelled), stated: stated)
+    }
+
+    /// What a FLAC scan found, as a resolution against the `stated` length.
+    private static func flacResolution(_ found: FLACDamageScan.Found, stated: Int64) -> Resolution {
+        var resolution = Resolution(length: PCMLength(frames: found.frames, source: found.frames == stated ? .container : .packets),
+                                    unknownReason: nil, index: found.index)
+        resolution.rejectedPackets = found.rejectedPackets
+        resolution.rejectionReason = found.rejectionReason
+        resolution.endIsDamaged = found.endIsDamaged
+        // Damaged, not cut short: the rejected packets inside the stream held what is missing.
+        resolution.losesFramesInside = found.rejectedPackets > 0 && !found.endIsDamaged && found.frames + found.lostFrames == stated
+        resolution.decodesOnOneThread = found.index != nil || found.rejectedPackets > 0
+        return resolution
+    }
+
+    /// A FLAC stream's scan on `given` brought back to its start, or on an open of its own when
+    /// it cannot be.
+    private static func rewoundScan(_ url: URL, given: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> FLACDamageScan.Found {
         var input = given
         do {
             try given.rewindDemuxer()

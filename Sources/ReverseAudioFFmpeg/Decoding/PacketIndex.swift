@@ -191,14 +191,31 @@ final class PacketIndex {
         return low
     }
 
-    /// The index of the packet with byte position `position`, searching from `hint`.
-    func packet(at position: Int64, from hint: Int) -> Int? {
+    /// The index of the packet with byte position `position`, searching from `hint`; else the
+    /// packet at `hint` when the index holds no true position for it and its size is `size`
+    /// (the next packet in order, read with another position: see ``seekPoint(atOrBefore:)``).
+    func packet(at position: Int64, size: Int, from hint: Int) -> Int? {
         var index = max(0, hint)
         while index < entries.count {
             if entries[index].position == position { return index }
-            if entries[index].position > position { return nil }
+            if entries[index].position > position { break }
             index += 1
         }
-        return nil
+        return hint >= 0 && hint < entries.count && !isSeekPoint(hint) && entries[hint].size == size ? hint : nil
+    }
+
+    /// The packet at or before `entry` that a byte seek reaches (see ``isSeekPoint(_:)``).
+    func seekPoint(atOrBefore entry: Int) -> Int {
+        var point = min(entry, entries.count - 1)
+        while point > 0 && !isSeekPoint(point) { point -= 1 }
+        return max(point, 0)
+    }
+
+    /// True when a byte seek to the packet's position reaches it: the position lies before the
+    /// next packet's. FFmpeg's FLAC parser gives the packet after one that swallowed junk (a
+    /// second file's header, `cat a.flac b.flac`) the position of its read buffer, past where
+    /// it is; a seek there lands packets later.
+    private func isSeekPoint(_ entry: Int) -> Bool {
+        entry + 1 >= entries.count || entries[entry].position < entries[entry + 1].position
     }
 }
