@@ -20,7 +20,7 @@ import TestSupport
         case "dbl": ("f64le", 8)
         default: ("s32le", 4)
         }
-        let decoded = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", raw, "-"])
+        let decoded = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-threads", "1", "-i", url.path, "-f", raw, "-"])
         let channels = stream["channels"] as? Int ?? 1
         return ([UInt8](decoded.standardOutput), size * channels, format == "u8" ? 0x80 : 0, format, stream["bits_per_raw_sample"] as? String)
     }
@@ -131,7 +131,7 @@ import TestSupport
 
     /// The samples of `url` as ffmpeg decodes them into 64-bit floats.
     static func doubles(_ url: URL) throws -> [Double] {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "f64le", "-"])
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-threads", "1", "-i", url.path, "-f", "f64le", "-"])
         return result.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
     }
 

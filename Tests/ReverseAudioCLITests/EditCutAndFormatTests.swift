@@ -20,7 +20,7 @@ import TestSupport
     /// `url` decoded by ffmpeg as `format` ("s32", "flt"), as raw bytes.
     static func decoded(_ url: URL, as format: String) throws -> [UInt8] {
         let raw = format == "s32" ? "s32le" : format == "flt" ? "f32le" : "s16le"
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-af", "aformat=sample_fmts=\(format)",
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-threads", "1", "-i", url.path, "-af", "aformat=sample_fmts=\(format)",
                                                       "-f", raw, "-"])
         return [UInt8](result.standardOutput)
     }

@@ -31,7 +31,7 @@ import TestSupport
 
     /// The samples of `file` as doubles, in `format`'s units.
     static func values(_ file: URL, _ format: String) throws -> [Double] {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-f", format, "-"])
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-threads", "1", "-i", file.path, "-f", format, "-"])
         try #require(result.status == 0, "\(result.errorText)")
         let data = result.standardOutput
         return data.withUnsafeBytes { bytes -> [Double] in

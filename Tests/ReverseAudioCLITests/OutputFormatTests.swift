@@ -31,7 +31,7 @@ import TestSupport
     static func rawSamples(_ file: URL, format: String) throws -> Data {
         // An MP4's audio ends where its container says (FFmpegOracle.statedEnd).
         let trim = try FFmpegOracle.statedEnd(of: file).map { ["-af", "atrim=end_sample=\($0)"] } ?? []
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path] + trim + ["-f", format, "-"])
+        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error"] + FFmpegOracle.decoderThreads + ["-i", file.path] + trim + ["-f", format, "-"])
         try #require(result.status == 0, "ffmpeg: \(result.errorText)")
         return result.standardOutput
     }

@@ -38,7 +38,7 @@ public struct NativePCM: Sendable {
     /// `url` decoded by ffmpeg in its own format, with `arguments` (filters) after the input.
     public static func decode(_ url: URL, _ arguments: [String] = []) throws -> NativePCM {
         let layout = try Layout(url)
-        return try NativePCM(layout, decoded: run(["-i", url.path] + arguments, raw: layout.raw))
+        return try NativePCM(layout, decoded: run(FFmpegOracle.decoderThreads + ["-i", url.path] + arguments, raw: layout.raw))
     }
 
     /// `urls` (all in `first`'s format) decoded by one ffmpeg process and put end to end with
@@ -46,7 +46,7 @@ public struct NativePCM: Sendable {
     public static func decodeConcatenated(_ urls: [URL]) throws -> NativePCM {
         guard let first = urls.first else { throw FFmpegOracle.Failure(description: "nothing to concatenate") }
         let layout = try Layout(first)
-        let inputs = urls.flatMap { ["-i", $0.path] }
+        let inputs = urls.flatMap { FFmpegOracle.decoderThreads + ["-i", $0.path] }
         let graph = urls.indices.map { "[\($0):a]" }.joined() + "concat=n=\(urls.count):v=0:a=1"
         return try NativePCM(layout, decoded: run(inputs + ["-filter_complex", graph], raw: layout.raw))
     }
