@@ -67,7 +67,10 @@ package final class AudioChain {
     /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
     /// of the file when the chain needs it (all of a file, or a range to its end).
     package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag) throws {
-        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength)
+        // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
+        // side by side each on one thread, which report them): the FLAC check is left to it.
+        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
+                                       checkingFrames: recipe.range != nil)
         try self.init(file: file, recipe: recipe)
     }
 

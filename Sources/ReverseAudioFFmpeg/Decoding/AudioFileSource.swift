@@ -87,14 +87,20 @@ package final class AudioFileSource: PCMSource {
     ///   - resolvingLength: find the length now, on this open of the file, before anything is
     ///     decoded (what a reversal, progress or a seek by index needs): the file is then opened
     ///     once. Otherwise it is found the first time ``length`` is asked, on an open of its own.
-    package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false) throws {
-        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength)
+    ///   - checkingFrames: for a FLAC file, check every frame's CRC when resolving the length, to
+    ///     find frames the decoder rejects before decoding (what a length, a seek or a warning
+    ///     needs). A job that decodes the whole file leaves it to the decode, which reports each
+    ///     such frame: the check is then made only when the decode met one (``warnings``).
+    package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
+                             checkingFrames: Bool = true) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
+                      checkingFrames: checkingFrames)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
-                 resolvingLength: Bool) throws {
+                 resolvingLength: Bool, checkingFrames: Bool = true) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -122,7 +128,8 @@ package final class AudioFileSource: PCMSource {
             // packet index: the way back to its start); then decoding starts from the first
             // packet with a fresh decoder, as a fresh open would.
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
-                                                    damagedAtStart: false, isCancelled: flag.check, using: input)
+                                                    damagedAtStart: false, isCancelled: flag.check, using: input,
+                                                    checkingFrames: checkingFrames)
             if resolution?.decodesOnOneThread == true { openedDecoderThreads = 1 }
             try restartFromStart(decoderThreads: openedDecoderThreads)
             damagedAtStart = positioner.skippedPackets > 0
@@ -578,13 +585,33 @@ package final class AudioFileSource: PCMSource {
 
     // MARK: Warnings
 
+    /// Checks the frames a resolution left unchecked (``init(url:cancellation:resolvingLength:checkingFrames:)``)
+    /// once the decode met what a check would have found (a rejected frame, another length), so
+    /// that the warnings say what every other command says of the file. On an open of its own.
+    private func checkFramesAfterDamage() {
+        guard let unchecked = resolution, !unchecked.checkedFrames else { return }
+        let lengthDiffers = decodedLength.map { $0 != unchecked.length.frames } ?? false
+        guard positioner.skippedPackets > 0 || lengthDiffers else { return }
+        if let checked = try? LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, damagedAtStart: false,
+                                                     isCancelled: isCancelled) {
+            resolution = checked
+            checkedAfterDecode = true
+        }
+    }
+
+    /// True once ``checkFramesAfterDamage()`` checked the frames: its count of rejected frames is
+    /// the file's (a decode that went through the file twice, its length learnt, met each twice).
+    private var checkedAfterDecode = false
+
     /// Problems met so far that did not stop decoding (skipped packets, a truncated file, a
     /// header that misstates the length), as the `ffmpeg` CLI would have logged them.
     package var warnings: [ReverseAudioWarning] {
+        checkFramesAfterDamage()
         var kinds: [ReverseAudioWarning.Kind] = []
         // What the decode met so far, or what resolving the length found of the whole file
         // (every command says the same of a file, whatever part of it it decodes).
-        let skipped = max(positioner.skippedPackets, resolution?.rejectedPackets ?? 0)
+        let rejected = resolution?.rejectedPackets ?? 0
+        let skipped = checkedAfterDecode && rejected > 0 ? rejected : max(positioner.skippedPackets, rejected)
         if skipped > 0 {
             let reason = positioner.firstSkipReason ?? resolution?.rejectionReason ?? FFmpegError.invalidDataText
             kinds.append(.skippedPackets(count: skipped, reason: reason))

@@ -27,10 +27,15 @@ enum FLACDamageScan {
         let lostFrames: Int64
         /// True when the last packet is not intact: the stream ends in damage (a file cut short).
         let endIsDamaged: Bool
+        /// False when the frames' CRCs were not checked: rejected frames are then unknown.
+        let checkedFrames: Bool
     }
 
     /// Scans `input`'s stream from where its demuxer is (its first packet).
-    static func scan(_ input: AudioInput, isCancelled: () -> Bool) throws -> Found {
+    /// - Parameter checkingFrames: check every frame's CRC (a third of the scan's cost); without
+    ///   it only packets that state no duration or timestamp are decoded alone, and frames the
+    ///   decoder rejects are left for a decode to find (a reader on one thread reports each).
+    static func scan(_ input: AudioInput, checkingFrames: Bool, isCancelled: () -> Bool) throws -> Found {
         let parameters = input.parameters
         let rate = parameters.sampleRate
         let packet = try Packet()
@@ -54,7 +59,7 @@ enum FLACDamageScan {
                 timestampsArePositions = false
             }
             var samples = duration
-            lastIsIntact = packet.holdsIntactFLACFrame
+            lastIsIntact = checkingFrames ? packet.holdsIntactFLACFrame : duration > 0 && packet.presentationTimestamp != nil
             if !lastIsIntact {
                 let alone = try FrameDecoder.decodingAlone(packet, demuxer: input.demuxer, streamIndex: input.streamIndex)
                 samples = alone.samples
@@ -70,6 +75,6 @@ enum FLACDamageScan {
         try index.markComplete()
         return Found(frames: total, index: timestampsArePositions ? nil : index, rejectedPackets: rejected,
                      rejectionReason: rejected > 0 ? reason ?? FFmpegError.invalidDataText : nil,
-                     lostFrames: lost, endIsDamaged: !lastIsIntact)
+                     lostFrames: lost, endIsDamaged: !lastIsIntact, checkedFrames: checkingFrames)
     }
 }

@@ -50,6 +50,9 @@ enum LengthResolver {
         /// as `cat a.flac b.flac` makes) gives only its first frame there, and every frame on
         /// one thread, which is the decode every reader then uses.
         var decodesOnOneThread = false
+        /// False when a FLAC stream's frames were not checked (see ``FLACDamageScan``): frames
+        /// the decoder rejects are unknown until a decode meets them.
+        var checkedFrames = true
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -61,8 +64,10 @@ enum LengthResolver {
     /// - Parameter given: an open of `url` from which nothing was read yet, used (and moved) by
     ///   the resolution: the caller brings it back to the start. Without it, or where a check
     ///   on it was inconclusive, the file is opened afresh.
+    /// - Parameter checkingFrames: check a raw FLAC stream's frames (see ``FLACDamageScan``).
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
-                        isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil) throws -> Resolution {
+                        isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil,
+                        checkingFrames: Bool = true) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
@@ -77,7 +82,8 @@ enum LengthResolver {
             }
             let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
             if traits.family == .flac && input.demuxer.formatName == "flac" {
-                return try scannedFLAC(input, stated: parameters.statedDurationSamples ?? 0, isCancelled: isCancelled)
+                return flacResolution(try FLACDamageScan.scan(input, checkingFrames: checkingFrames, isCancelled: isCancelled),
+                                      stated: parameters.statedDurationSamples ?? 0)
             }
             var moved = false
             if traits.containerStatesLength || traits.followsContainerDuration,
@@ -184,14 +190,9 @@ enum LengthResolver {
         return (frames, positioner.skippedPackets, positioner.firstSkipReason)
     }
 
-    /// A raw FLAC stream's length: what its packets decode to (``FLACDamageScan``), read on
-    /// `input` from its first packet. Every frame's CRC is what tells a file damaged inside from
-    /// one cut short or one whose STREAMINFO is simply wrong (`stated`: 0 when it states none).
-    private static func scannedFLAC(_ input: AudioInput, stated: Int64, isCancelled: () -> Bool) throws -> Resolution {
-        flacResolution(try FLACDamageScan.scan(input, isCancelled: isCancelled), stated: stated)
-    }
-
-    /// What a FLAC scan found, as a resolution against the `stated` length.
+    /// What a FLAC scan found, as a resolution against the `stated` length (0 when STREAMINFO
+    /// states none). Every frame's CRC is what tells a file damaged inside from one cut short or
+    /// one whose STREAMINFO is simply wrong.
     private static func flacResolution(_ found: FLACDamageScan.Found, stated: Int64) -> Resolution {
         var resolution = Resolution(length: PCMLength(frames: found.frames, source: found.frames == stated ? .container : .packets),
                                     unknownReason: nil, index: found.index)
@@ -201,6 +202,7 @@ enum LengthResolver {
         // Damaged, not cut short: the rejected packets inside the stream held what is missing.
         resolution.losesFramesInside = found.rejectedPackets > 0 && !found.endIsDamaged && found.frames + found.lostFrames == stated
         resolution.decodesOnOneThread = found.index != nil || found.rejectedPackets > 0
+        resolution.checkedFrames = found.checkedFrames
         return resolution
     }
 
@@ -214,7 +216,7 @@ enum LengthResolver {
             if error.isInterrupted { throw CancellationError() }
             input = try AudioInput(url: url, isCancelled: isCancelled)
         }
-        return try FLACDamageScan.scan(input, isCancelled: isCancelled)
+        return try FLACDamageScan.scan(input, checkingFrames: true, isCancelled: isCancelled)
     }
 
     /// The frames a WAV's `data` chunk declares, read from the file's chunks; nil for other
