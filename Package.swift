@@ -11,10 +11,12 @@ import PackageDescription
 //   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (the operations; re-exports the rest)
 //   → ReverseAudioCommandLine (the text the tool reads: plans, event scripts; pure, over Core
 //     alone, fuzzed), ReverseAudioBatch (folders, shares, resumable state, manifests)
+//   → ReverseAudioServer (`serve`: the HTTP API, virtual WAVs, jobs, the page; Hummingbird)
 //   → reverse-audio (the command-line tool).
 let package = Package(
     name: "ReverseAudio",
-    platforms: [.macOS(.v13)],
+    // macOS 14: Hummingbird 2 (the server) is available from there.
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "ReverseAudio", targets: ["ReverseAudio"]),
         .executable(name: "reverse-audio", targets: ["reverse-audio"]),
@@ -26,6 +28,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation` builds the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `serve`: the HTTP server, and the service group that shuts it down.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // C bridge: FFmpeg's libraries found through pkg-config, plus a shim for the macros.
@@ -85,11 +93,26 @@ let package = Package(
         // Batches: walking folders, shares of a job array (Slurm, Kubernetes, AWS Batch), the
         // state that lets a rerun skip what is done, manifests. The tool's alone.
         .target(name: "ReverseAudioBatch", dependencies: ["ReverseAudioCore"]),
+        // `serve`: the JSON API, virtual WAVs answered by range from the playback chunk cache,
+        // jobs with progress, the page (its files embedded in the binary), the request checks.
+        .target(
+            name: "ReverseAudioServer",
+            dependencies: [
+                "ReverseAudio", "ReverseAudioBatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The page's files, in the binary: nothing to install beside it.
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
+        ),
         // The command-line tool: parses, calls the library, prints.
         .executableTarget(
             name: "reverse-audio",
             dependencies: [
-                "ReverseAudio", "ReverseAudioCommandLine", "ReverseAudioBatch",
+                "ReverseAudio", "ReverseAudioCommandLine", "ReverseAudioBatch", "ReverseAudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

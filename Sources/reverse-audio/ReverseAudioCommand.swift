@@ -21,7 +21,7 @@ struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
             """,
         version: ReverseAudioVersion.string,
         subcommands: [ReverseCommand.self, ConvertCommand.self, VideoCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
-                      PlayCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self,
+                      PlayCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self, ServeCommand.self,
                       CompletionCommand.self]
     )
 

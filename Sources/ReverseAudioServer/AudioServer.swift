@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `reverse-audio serve`: the seed app as a local web page and its JSON API, on Hummingbird.
+///
+/// Routes (the API's contract; README shows each with curl):
+/// - `GET /api/files`: the audio files under the folder.
+/// - `GET /api/files/{name}/audio[?direction=reverse]`: the file decoded, forwards or backwards,
+///   as a virtual 16-bit WAV answering byte ranges (``VirtualWAV``).
+/// - `GET /api/files/{name}/waveform.json|.dat?samples-per-pixel=N`: `waveform`'s data.
+/// - `POST /api/jobs`, `GET /api/jobs/{id}`, `GET /api/jobs/{id}/events`, `DELETE
+///   /api/jobs/{id}`, `GET /api/jobs/{id}/result`: reverse, convert and trim jobs.
+/// - `/`, `/app.js`, `/style.css`: the page, embedded in the binary.
+///
+/// `{name}` is a name as the list gives it, URL-encoded as one path segment.
+package struct AudioServer: Sendable {
+    /// What to serve, where and to whom.
+    package struct Settings: Sendable {
+        /// The folder whose audio files are served.
+        package var folder: URL
+        /// Where jobs write (created when the first job starts).
+        package var output: URL
+        /// The address to listen on (loopback unless told otherwise).
+        package var host: String
+        /// The port; 0 for one the system picks.
+        package var port: Int
+        /// The token every request must carry; required for any host but loopback.
+        package var token: String?
+
+        package init(folder: URL, output: URL? = nil, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil) {
+            self.folder = folder
+            self.output = output ?? folder.appendingPathComponent("Reversed")
+            self.host = host
+            self.port = port
+            self.token = token
+        }
+    }
+
+    let settings: Settings
+    let folder: MediaFolder
+
+    /// - Throws: ``ServerError`` for a folder that is not one, or another host without a token.
+    package init(_ settings: Settings) throws {
+        guard RequestGuard.isLoopback(settings.host) || settings.token != nil else {
+            throw ServerError.setup("--host \(settings.host) reaches this server from other machines: it needs --token")
+        }
+        if let token = settings.token, token.isEmpty || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
+            throw ServerError.setup("--token must be letters, digits and - _ . ~ (it goes into a URL)")
+        }
+        self.settings = settings
+        folder = try MediaFolder(root: settings.folder, output: settings.output)
+    }
+
+    /// Serves until the calling task is cancelled (the tool cancels it on SIGINT, SIGTERM or
+    /// SIGHUP), then stops every job (their partial files removed) and returns.
+    /// - Parameter listening: called once with the URL the server answers at (its port chosen).
+    package func run(listening: @escaping @Sendable (String) -> Void) async throws {
+        let jobs = JobTable(folder: folder)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
+        let port = settings.port
+        let host = settings.host
+        let token = settings.token
+        let boundPort = PortBox()
+        router.add(middleware: LateGuard(settings: settings, port: boundPort))
+        Routes(folder: folder, jobs: jobs, files: OpenFiles(), catalog: FileCatalog()).add(to: router)
+        var logger = Logger(label: "reverse-audio.serve")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "reverse-audio"),
+            onServerRunning: { channel in
+                let chosen = channel.localAddress?.port ?? port
+                boundPort.set(chosen)
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                listening("http://\(shownHost):\(chosen)/" + (token.map { "?token=\($0)" } ?? ""))
+            },
+            logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(2)
+        let group = ServiceGroup(configuration: configuration)
+        await withTaskCancellationHandler {
+            try? await group.run()
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+        await jobs.stopAll()
+        try Task.checkCancellation()
+    }
+}
+
+/// The port the server was given, known only once it listens (port 0 lets the system choose).
+final class PortBox: @unchecked Sendable {
+    // @unchecked: `value` is touched only under `lock`.
+    private let lock = NSLock()
+    private var value: Int?
+
+    func set(_ port: Int) { lock.withLock { value = port } }
+    var port: Int? { lock.withLock { value } }
+}
+
+/// ``RequestGuard`` built on the first request, once the port it checks `Host` against is known.
+struct LateGuard: RouterMiddleware {
+    typealias Context = ServerContext
+    let settings: AudioServer.Settings
+    let port: PortBox
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let guarding = RequestGuard(host: settings.host, port: port.port ?? settings.port, token: settings.token)
+        return try await guarding.handle(request, context: context, next: next)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import ReverseAudio
+
+/// What `POST /api/jobs` asks: `{"file", "operation", "output", "start"?, "end"?}`.
+///
+/// `file` is a name as `GET /api/files` gives it; `output` a plain file name (no folder) in the
+/// output folder, whose extension picks the format; `start` and `end` are seconds (a number) or
+/// any time the command line takes ("1:02.5", "66150s"), for trim or a part of the others.
+struct JobRequest: Decodable, Sendable {
+    /// The jobs there are: the same library operations as the commands of the same names.
+    enum Operation: String, Decodable, Sendable {
+        /// `convert --reverse` (a reversed copy, format by the output's extension).
+        case reverse
+        /// `convert` (forwards).
+        case convert
+        /// `trim`: the exact cut, in the file's own format unless the extension names another.
+        case trim
+    }
+
+    let file: String
+    let operation: Operation
+    let output: String
+    let start: TimeText?
+    let end: TimeText?
+
+    /// A time given as seconds or as text.
+    struct TimeText: Decodable, Sendable {
+        let position: TimePosition
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) {
+                guard seconds.isFinite, seconds >= 0 else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a time is 0 seconds or more")
+                }
+                position = .seconds(seconds)
+            } else {
+                let text = try container.decode(String.self)
+                do {
+                    position = try TimePosition(parsing: text)
+                } catch {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// The part of the file asked for, if any.
+    func range() throws -> TimeRange? {
+        guard start != nil || end != nil else { return nil }
+        do {
+            return try TimeRange(start: start?.position, end: end?.position)
+        } catch {
+            throw HTTPError(.badRequest, message: "start and end: \(error)")
+        }
+    }
+}
+
+/// A job as `GET /api/jobs/{id}` and its events give it.
+struct JobStatus: ResponseEncodable, Sendable, Equatable {
+    enum State: String, Encodable, Sendable {
+        case running, done, failed
+    }
+
+    let id: String
+    let file: String
+    let operation: String
+    let output: String
+    var status: State
+    /// Of the work done, 0 to 1 (1 once done).
+    var fraction: Double
+    /// Why it failed ("cancelled" when asked to stop).
+    var error: String?
+}

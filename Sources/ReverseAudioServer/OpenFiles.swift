@@ -1,0 +1,83 @@
+import Foundation
+import ReverseAudio
+import ReverseAudioPlayback
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files clients are reading, each opened once and shared: the length pass and the seek
+/// index of a file are made on its first request, and every later range reuses them. At most
+/// ``capacity`` are kept (the least recently used goes), each holding a few decoded chunks,
+/// so the server's memory does not depend on the files' lengths.
+///
+/// A file is known by its device, inode, size and modification time: one replaced or rewritten
+/// since is opened again.
+final class OpenFiles: @unchecked Sendable {
+    // @unchecked: `entries` and `recency` are touched only under `lock`.
+    private let lock = NSLock()
+    private var entries: [Key: Entry] = [:]
+    private var recency: [Key] = []
+    /// Files kept open.
+    let capacity: Int
+
+    init(capacity: Int = 32) {
+        self.capacity = capacity
+    }
+
+    struct Key: Hashable, Sendable {
+        let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            #if canImport(Darwin)
+            modified = Int64(status.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtimespec.tv_nsec)
+            #else
+            modified = Int64(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+            #endif
+        }
+    }
+
+    /// One file, opened by the first request that needs it; later ones wait for that open.
+    private final class Entry: @unchecked Sendable {
+        // @unchecked: `opened` is set once under `opening`.
+        let opening = NSLock()
+        var opened: Result<DecodedFrames, any Error>?
+    }
+
+    /// `url`'s decode, opened now or earlier (blocking: call it off the request threads).
+    func frames(of url: URL) throws -> DecodedFrames {
+        guard let key = Key(path: url.path) else {
+            throw ReverseAudioError.input(.fileNotFound(path: url.path))
+        }
+        let entry = lock.withLock {
+            if let found = entries[key] {
+                recency.removeAll { $0 == key }
+                recency.append(key)
+                return found
+            }
+            let created = Entry()
+            entries[key] = created
+            recency.append(key)
+            while recency.count > capacity {
+                let victim = recency.removeFirst()
+                entries[victim] = nil
+            }
+            return created
+        }
+        return try entry.opening.withLock {
+            if let opened = entry.opened { return try opened.get() }
+            let opened = Result { try DecodedFrames(url: url) }
+            entry.opened = opened
+            if case .failure = opened { lock.withLock { if entries[key] === entry { entries[key] = nil } } }
+            return try opened.get()
+        }
+    }
+}

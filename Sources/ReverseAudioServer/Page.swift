@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The page at `/`: `Page/index.html`, `app.js` and `style.css`, kept as files in the repository
+/// and embedded in the binary when it is built (no CDN, no build step, nothing installed beside
+/// the tool).
+enum Page {
+    /// The embedded file `name` as a response (404 for any other name).
+    static func response(for name: String) -> Response {
+        let bytes: [UInt8]
+        switch name {
+        case "index.html": bytes = PackageResources.index_html
+        case "app.js": bytes = PackageResources.app_js
+        case "style.css": bytes = PackageResources.style_css
+        default: return Response(status: .notFound)
+        }
+        let headers: HTTPFields = [.contentType: mediaType(of: URL(fileURLWithPath: name)), .cacheControl: "no-store",
+                                   .init("Content-Security-Policy")!: "default-src 'self'; media-src 'self' blob:; img-src 'self' data:"]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The media type of a file by its extension.
+    static func mediaType(of url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "html": return "text/html; charset=utf-8"
+        case "js": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "wav": return "audio/wav"
+        case "flac": return "audio/flac"
+        case "mp3": return "audio/mpeg"
+        case "m4a": return "audio/mp4"
+        case "aac": return "audio/aac"
+        case "ogg", "oga": return "audio/ogg"
+        case "opus": return "audio/ogg"
+        case "webm": return "audio/webm"
+        case "aiff", "aif": return "audio/aiff"
+        default: return "application/octet-stream"
+        }
+    }
+}

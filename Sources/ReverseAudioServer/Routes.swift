@@ -1,0 +1,161 @@
+import Foundation
+import Hummingbird
+import ReverseAudio
+import ReverseAudioPlayback
+
+/// The routes of ``AudioServer``, each answering from the folder, the open files and the jobs.
+struct Routes: Sendable {
+    let folder: MediaFolder
+    let jobs: JobTable
+    let files: OpenFiles
+    let catalog: FileCatalog
+
+    func add(to router: Router<ServerContext>) {
+        router.get("/") { _, _ in Page.response(for: "index.html") }
+        router.get("/app.js") { _, _ in Page.response(for: "app.js") }
+        router.get("/style.css") { _, _ in Page.response(for: "style.css") }
+        router.get("/api/files") { _, _ in try await list() }
+        router.get("/api/files/{name}/audio") { request, context in try await audio(request, context) }
+        router.get("/api/files/{name}/waveform.json") { request, context in try await waveform(request, context, .json) }
+        router.get("/api/files/{name}/waveform.dat") { request, context in try await waveform(request, context, .dat) }
+        router.post("/api/jobs") { request, context in try await startJob(request, context) }
+        router.get("/api/jobs/{id}") { _, context in try await jobs.status(of: try context.parameters.require("id")) }
+        router.delete("/api/jobs/{id}") { _, context in try await jobs.cancel(try context.parameters.require("id")) }
+        router.get("/api/jobs/{id}/events") { _, context in try await events(context) }
+        router.get("/api/jobs/{id}/result") { request, context in try await result(request, context) }
+    }
+
+    /// The file a route's `{name}` names, resolved inside the folder.
+    private func file(_ context: ServerContext) throws -> URL {
+        let encoded = try context.parameters.require("name")
+        guard let name = encoded.removingPercentEncoding else { throw HTTPError(.badRequest, message: "a name that is not URL-encoded UTF-8") }
+        return try folder.resolve(name)
+    }
+
+    private func list() async throws -> [FileCatalog.Row] {
+        var rows: [FileCatalog.Row] = []
+        for (name, url) in await OffThread.runNonThrowing({ folder.files() }) {
+            if let row = await catalog.row(name: name, url: url) { rows.append(row) }
+        }
+        return rows
+    }
+
+    private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let url = try file(context)
+        let direction: PlaybackDirection
+        switch request.uri.queryParameters["direction"].map(String.init) {
+        case nil, "forward", "forwards": direction = .forward
+        case "reverse", "backward", "backwards": direction = .reverse
+        case let other?: throw HTTPError(.badRequest, message: "direction: forward or reverse, not \(other)")
+        }
+        let wav: VirtualWAV
+        do {
+            let frames = try await OffThread.run { try files.frames(of: url) }
+            wav = try VirtualWAV(frames: frames, direction: direction)
+        } catch {
+            throw folder.answer(for: error)
+        }
+        var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
+        let range: ClosedRange<Int>
+        switch ByteRange(header: request.headers[.range], size: wav.size) {
+        case .unsatisfiable:
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(wav.size)", .acceptRanges: "bytes"])
+        case .whole:
+            range = 0...(wav.size - 1)
+        case .part(let part):
+            range = part
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(wav.size)"
+        }
+        let folder = self.folder
+        let body = ResponseBody(contentLength: range.count) { writer in
+            var at = range.lowerBound
+            while at <= range.upperBound {
+                try Task.checkCancellation()
+                let end = min(at + VirtualWAV.pieceBytes - 1, range.upperBound)
+                let piece = at...end
+                let bytes: ByteBuffer
+                do {
+                    bytes = try await OffThread.run { try wav.bytes(piece) }
+                } catch {
+                    throw folder.answer(for: error)
+                }
+                // Suspends while the client is not reading: memory stays at one piece.
+                try await writer.write(bytes)
+                at = end + 1
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: headers[.contentRange] == nil ? .ok : .partialContent, headers: headers, body: body)
+    }
+
+    private func waveform(_ request: Request, _ context: ServerContext, _ format: WaveformData.Format) async throws -> Response {
+        let url = try file(context)
+        let given = request.uri.queryParameters["samples-per-pixel"].map(String.init) ?? "256"
+        guard let samplesPerPixel = Int(given), (2...Int(Int32.max)).contains(samplesPerPixel) else {
+            throw HTTPError(.badRequest, message: "samples-per-pixel: a whole number from 2, not \(given)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try await catalog.waveform(of: url, samplesPerPixel: samplesPerPixel, format: format)
+        } catch {
+            throw folder.answer(for: error)
+        }
+        let type = format == .json ? "application/json" : "application/octet-stream"
+        return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func startJob(_ request: Request, _ context: ServerContext) async throws -> EditedResponse<JobStatus> {
+        let asked: JobRequest
+        do {
+            asked = try await request.decode(as: JobRequest.self, context: context)
+        } catch let error as any HTTPResponseError {
+            throw error  // a body over the limit (413)
+        } catch {
+            throw HTTPError(.badRequest, message: "a job is {\"file\", \"operation\": \"reverse\"|\"convert\"|\"trim\", \"output\", \"start\"?, \"end\"?}")
+        }
+        return EditedResponse(status: .accepted, response: try await jobs.start(asked))
+    }
+
+    private func events(_ context: ServerContext) async throws -> Response {
+        let updates = try await jobs.events(of: try context.parameters.require("id"))
+        let body = ResponseBody { writer in
+            let encoder = JSONEncoder()
+            for await status in updates {
+                let json = String(decoding: try encoder.encode(status), as: UTF8.self)
+                let name = status.status == .running ? "progress" : status.status.rawValue
+                try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n"))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+    }
+
+    private func result(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let url = try await jobs.result(of: try context.parameters.require("id"))
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw HTTPError(.notFound, message: "the output is gone") }
+        let size = Int((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+        let name = url.lastPathComponent
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
+        let headers: HTTPFields = [.contentType: Page.mediaType(of: url), .contentLength: "\(size)",
+                                   .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"]
+        let file = SendableHandle(handle)
+        let body = ResponseBody(contentLength: size) { writer in
+            defer { try? file.handle.close() }
+            while true {
+                let data = try await OffThread.run { try file.handle.read(upToCount: 256 * 1024) ?? Data() }
+                if data.isEmpty { break }
+                try await writer.write(ByteBuffer(bytes: data))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}
+
+/// A file handle passed to the one task that reads it.
+struct SendableHandle: @unchecked Sendable {
+    // @unchecked: only the response's writer uses it, one read at a time.
+    let handle: FileHandle
+    init(_ handle: FileHandle) { self.handle = handle }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import ReverseAudioServer
+
+struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a folder's audio as a web page: play any file forwards or backwards, scrub, loop, reverse and trim.",
+        discussion: """
+            Prints the page's URL and serves until Ctrl-C (SIGINT, SIGTERM or SIGHUP), which stops running jobs \
+            and removes their partial files. Jobs write into OUTPUT (FOLDER/Reversed unless told), never over a file. \
+            The page and its JSON API are described in README ("serve").
+            """)
+
+    static let examples = [
+        "reverse-audio serve \"Audio Files\"                 # http://127.0.0.1:8080/",
+        "reverse-audio serve Music -o Out --port 0          # a free port, printed",
+        "reverse-audio serve Music --host 0.0.0.0 --token s3cret   # other machines, with the token",
+    ]
+
+    @Argument(help: "The folder whose audio files are served.", completion: .directory)
+    var folder: String = "."
+
+    @Option(name: [.short, .customLong("output")], help: "Where jobs write (default: FOLDER/Reversed).", completion: .directory)
+    var output: String?
+
+    @Option(help: "The address to listen on; anything but loopback needs --token.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port (0: one the system picks, printed).")
+    var port: Int = 8080
+
+    @Option(help: "A token every request must carry (in the printed URL, then a cookie); required with --host.")
+    var token: String?
+
+    @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+    }
+
+    func run() async throws {
+        let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
+        let server: AudioServer
+        do {
+            server = try AudioServer(.init(folder: folderURL, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                                           host: host, port: port, token: token))
+        } catch let error as ServerError {
+            // A setting that cannot work is a usage error, as the parser's own are (64).
+            Console.error("reverse-audio: error: \(error.description)")
+            throw ExitCode.validationFailure
+        }
+        do {
+            try await SignalCancellation.run {
+                try await server.run { url in Console.out("Listening on \(url)") }
+            }
+        } catch {
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
+        }
+    }
+}

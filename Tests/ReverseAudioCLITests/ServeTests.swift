@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 29: `reverse-audio serve` against the live server on port 0, every answer checked
+/// against the ffmpeg CLI or the tool's own commands.
+@Suite("serve: the API on a live server")
+struct ServeTests {
+    /// A served folder: `name` copies of fixtures (subfolders made as needed).
+    static func folder(_ files: [String: String]) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        for (name, fixture) in files {
+            let target = folder.file(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Fixtures.url(fixture), to: target)
+        }
+        return folder
+    }
+
+    static func int16s(_ data: Data) -> [Int16] { FFmpegOracle.int16Array(data) }
+
+    @Test("the list: every audio file by its name in the folder, with the length every command gives; the output folder is not listed")
+    func listing() throws {
+        let folder = try Self.folder(["a.mp3": "mp3-cbr64-xing-1ch-22050.mp3", "sub/b c.flac": "flac-s16-2ch-44100.flac",
+                                      "Reversed/old.wav": "wav-pcm_s16le-1ch-8000.wav", "notes.txt": "bad-empty.wav"])
+        let server = try RunningServer(folder.url)
+        let (status, value) = try server.json("GET", "/api/files")
+        #expect(status == 200)
+        let rows = try #require(value as? [[String: Any]], "not a list: \(String(describing: value))")
+        #expect(rows.map { $0["name"] as? String } == ["a.mp3", "sub/b c.flac"])
+        for row in rows {
+            let name = try #require(row["name"] as? String)
+            let samples = try FFmpegOracle.samples(of: folder.file(name))
+            let channels = try #require(row["channels"] as? Int)
+            #expect(row["frames"] as? Int == samples.count / channels, "\(name)")
+            let rate = try #require(row["sampleRate"] as? Int)
+            #expect(abs((row["duration"] as? Double ?? 0) - Double(samples.count / channels) / Double(rate)) < 1e-9)
+            #expect(row["format"] as? String == (name as NSString).pathExtension)
+        }
+    }
+
+    @Test("forwards and backwards, the virtual WAV is ffmpeg's decode and areverse, sample for sample",
+          arguments: ["mp3-cbr128-xing-2ch-44100.mp3", "m4a-aac-2ch-44100.m4a", "adts-aac-2ch-44100.aac", "flac-s16-2ch-44100.flac",
+                      "wav-pcm_s24le-2ch-48000.wav", "wav-pcm_s16le-1ch-8000.wav", "mp3-cbr32-xing-1ch-8000.mp3"])
+    func virtualWAV(_ fixture: String) throws {
+        let name = "in." + (fixture as NSString).pathExtension
+        let folder = try Self.folder([name: fixture])
+        let server = try RunningServer(folder.url)
+        let (_, list) = try server.json("GET", "/api/files")
+        let row = try #require((list as? [[String: Any]])?.first)
+        for reversed in [false, true] {
+            let answer = try server.request("GET", "/api/files/\(name)/audio" + (reversed ? "?direction=reverse" : ""))
+            #expect(answer.status == 200, "\(fixture): \(answer.text.prefix(200))")
+            #expect(answer.headers["accept-ranges"] == "bytes")
+            #expect(answer.headers["content-type"] == "audio/wav")
+            #expect(answer.headers["content-length"] == "\(answer.body.count)")
+            let expected = reversed ? try FFmpegOracle.reversedSamples(of: folder.file(name)) : try FFmpegOracle.samples(of: folder.file(name))
+            let samples = Self.int16s(answer.body.dropFirst(44))
+            #expect(samples.count == expected.count, "\(fixture) reversed \(reversed): \(samples.count) samples, ffmpeg \(expected.count)")
+            #expect(samples == expected, "\(fixture) reversed \(reversed): first difference at \(zip(samples, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+            // The header says what the data is.
+            let header = answer.body.prefix(44)
+            #expect(String(decoding: header.prefix(4), as: UTF8.self) == "RIFF")
+            let channels = Int(header[22]) | Int(header[23]) << 8
+            let rate = Int(header[24]) | Int(header[25]) << 8 | Int(header[26]) << 16 | Int(header[27]) << 24
+            #expect(channels == row["channels"] as? Int && rate == row["sampleRate"] as? Int)
+        }
+    }
+
+    @Test("100 random ranges of a reversed stream are the same bytes of the whole; suffix, open and unsatisfiable ranges; HEAD")
+    func ranges() throws {
+        let folder = try Self.folder(["song.mp3": "mp3-vbrq4-xing-2ch-44100.mp3"])
+        let server = try RunningServer(folder.url)
+        let path = "/api/files/song.mp3/audio?direction=reverse"
+        let whole = try server.request("GET", path).body
+        let size = whole.count
+        var random = SplitMix(seed: 29)
+        for _ in 0..<100 {
+            let first = Int(random.next() % UInt64(size))
+            let last = min(size - 1, first + Int(random.next() % 300_000))
+            let answer = try server.request("GET", path, headers: [("Range", "bytes=\(first)-\(last)")])
+            #expect(answer.status == 206)
+            #expect(answer.headers["content-range"] == "bytes \(first)-\(last)/\(size)")
+            #expect(answer.body == whole[first...last], "bytes \(first)-\(last) of \(size)")
+        }
+        let suffix = try server.request("GET", path, headers: [("Range", "bytes=-1000")])
+        #expect(suffix.status == 206 && suffix.body == whole.suffix(1000))
+        let open = try server.request("GET", path, headers: [("Range", "bytes=0-")])
+        #expect(open.status == 206 && open.body == whole && open.headers["content-range"] == "bytes 0-\(size - 1)/\(size)")
+        let past = try server.request("GET", path, headers: [("Range", "bytes=\(size)-")])
+        #expect(past.status == 416 && past.headers["content-range"] == "bytes */\(size)" && past.body.isEmpty)
+        let head = try server.request("HEAD", path)
+        #expect(head.status == 200 && head.headers["content-length"] == "\(size)" && head.body.isEmpty)
+    }
+
+    @Test("names that resolve outside the folder or to no regular file are refused; nothing of them leaks")
+    func traversal() throws {
+        let outside = try TemporaryDirectory()
+        try FileManager.default.copyItem(at: Fixtures.url("wav-pcm_s16le-1ch-8000.wav"), to: outside.file("secret.wav"))
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        try FileManager.default.createSymbolicLink(atPath: folder.file("out.wav").path, withDestinationPath: outside.file("secret.wav").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("inside.wav").path, withDestinationPath: "in.wav")
+        #expect(mkfifo(folder.file("pipe.wav").path, 0o600) == 0)
+        let server = try RunningServer(folder.url)
+        let relativeOut = "../" + outside.url.lastPathComponent + "/secret.wav"
+        let refused: [(String, Int)] = [
+            (pathSegment(relativeOut), 403), (pathSegment(outside.file("secret.wav").path), 403),
+            ("..%2F..%2F..%2Fetc%2Fpasswd", 403), ("%2E%2E", 403), ("out.wav", 403), ("pipe.wav", 403), ("missing.wav", 404),
+        ]
+        for (segment, status) in refused {
+            let started = Date()
+            let answer = try server.request("GET", "/api/files/\(segment)/audio")
+            #expect(answer.status == status, "\(segment): \(answer.status) \(answer.text)")
+            #expect(Date().timeIntervalSince(started) < 5, "\(segment) took long (a FIFO opened?)")
+            #expect(!answer.text.contains(outside.url.path) && !answer.text.contains(folder.url.path), "\(answer.text)")
+            #expect(answer.body.count < 500, "\(segment): \(answer.body.count) bytes")
+        }
+        #expect(try server.request("GET", "/api/files/inside.wav/audio").status == 200, "a link that stays inside works")
+        let (_, list) = try server.json("GET", "/api/files")
+        let names = ((list as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+        #expect(!names.contains("out.wav") && !names.contains("pipe.wav"), "\(names)")
+        #expect(try server.request("GET", "/nothing/here").status == 404)
+        #expect(try server.request("GET", "/api/files/in.wav/audio?direction=sideways").status == 400)
+    }
+
+    @Test("a foreign Host (DNS rebinding) gets 421, a foreign Origin 403; the server's own names pass")
+    func hostAndOrigin() throws {
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        let server = try RunningServer(folder.url)
+        #expect(try server.request("GET", "/api/files", host: "attacker.example:\(server.port)").status == 421)
+        #expect(try server.request("GET", "/api/files", host: "127.0.0.1:1").status == 421)
+        #expect(try server.request("GET", "/api/files", host: "localhost:\(server.port)").status == 200)
+        #expect(try server.request("GET", "/api/files", headers: [("Origin", "http://attacker.example")]).status == 403)
+        #expect(try server.request("POST", "/api/jobs", headers: [("Origin", "http://attacker.example"), ("Content-Type", "application/json")],
+                                   body: Data(#"{"file":"in.wav","operation":"reverse","output":"x.wav"}"#.utf8)).status == 403)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed/x.wav").path))
+        #expect(try server.request("GET", "/api/files", headers: [("Origin", "http://\(server.host)")]).status == 200)
+    }
+
+    @Test("a token: refused without it, taken from the header, the URL (which sets a cookie) or that cookie; another host needs one")
+    func token() throws {
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        let server = try RunningServer(folder.url, ["--token", "s3cret"])
+        #expect(server.token == "s3cret")
+        #expect(try server.request("GET", "/api/files").status == 403)
+        #expect(try server.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", "wrong")]).status == 403)
+        #expect(try server.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", "s3cret")]).status == 200)
+        let viaURL = try server.request("GET", "/?token=s3cret")
+        #expect(viaURL.status == 200)
+        let cookie = try #require(viaURL.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(try server.request("GET", "/api/files", headers: [("Cookie", cookie)]).status == 200)
+
+        let open = Process()
+        open.executableURL = BuiltProducts.reverseAudio
+        open.arguments = ["serve", folder.url.path, "--host", "0.0.0.0", "--port", "0"]
+        let errors = Pipe()
+        open.standardError = errors
+        open.standardOutput = FileHandle.nullDevice
+        try open.run()
+        open.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(open.terminationStatus == 64 && text.contains("--token"), "\(open.terminationStatus): \(text)")
+    }
+
+    @Test("a body too large is refused with 413; a malformed job with 400")
+    func limits() throws {
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        let server = try RunningServer(folder.url)
+        let big = Data(repeating: UInt8(ascii: " "), count: 200_000)
+        #expect(try server.request("POST", "/api/jobs", headers: [("Content-Type", "application/json")], body: big).status == 413)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav"]).status == 400)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "explode", "output": "x.wav"]).status == 400)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "reverse", "output": "../x.wav"]).status == 400)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "reverse", "output": "x.xyz"]).status == 400)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "gone.wav", "operation": "reverse", "output": "x.wav"]).status == 404)
+        #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "trim", "output": "x.wav"]).status == 400)
+        #expect(try server.json("GET", "/api/jobs/nope").status == 404)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed").path), "a refused job made the output folder")
+    }
+}
