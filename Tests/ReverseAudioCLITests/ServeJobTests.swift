@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 29: `serve`'s jobs and waveform data, each equal to what the command of the same name
+/// writes; progress in order; a cancelled job or a stopped server leaves nothing behind.
+@Suite("serve: jobs and waveform data")
+struct ServeJobTests {
+    /// The server-sent events of job `id`: (event name, its JSON object), in order.
+    static func events(_ server: RunningServer, _ id: String) throws -> [(String, [String: Any])] {
+        let answer = try server.request("GET", "/api/jobs/\(id)/events")
+        #expect(answer.headers["content-type"] == "text/event-stream")
+        var events: [(String, [String: Any])] = []
+        for block in answer.text.components(separatedBy: "\n\n") where !block.isEmpty {
+            var name = ""
+            var data = ""
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+            events.append((name, object))
+        }
+        return events
+    }
+
+    /// Starts a job; its id.
+    static func start(_ server: RunningServer, _ job: [String: Any]) throws -> String {
+        let (status, value) = try server.json("POST", "/api/jobs", body: job)
+        #expect(status == 202, "\(job): \(String(describing: value))")
+        return try #require((value as? [String: Any])?["id"] as? String)
+    }
+
+    /// The tool's own output for `arguments` (with the output's path last substituted for OUT).
+    static func commandOutput(_ arguments: [String], named name: String) throws -> Data {
+        let folder = try TemporaryDirectory()
+        let output = folder.file(name)
+        let result = try ProcessRunner.run(BuiltProducts.reverseAudio.path, arguments.map { $0 == "OUT" ? output.path : $0 } + ["-q"])
+        #expect(result.status == 0, "\(arguments): \(result.errorText)")
+        return try Data(contentsOf: output)
+    }
+
+    @Test("reverse, convert and trim jobs: progress events in order, then done; the result is the command's output byte for byte",
+          arguments: [
+            (#"{"operation": "reverse", "output": "r.flac"}"#, ["convert", "IN", "OUT", "--reverse"]),
+            (#"{"operation": "convert", "output": "c.m4a"}"#, ["convert", "IN", "OUT"]),
+            (#"{"operation": "trim", "output": "t.flac", "start": 0.25, "end": "0:00.75"}"#, ["trim", "IN", "OUT", "--start", "0.25", "--end", "0:00.75"]),
+            (#"{"operation": "reverse", "output": "part.wav", "start": 0.5}"#, ["convert", "IN", "OUT", "--reverse", "--start", "0.5"]),
+          ])
+    func jobs(_ jobJSON: String, _ command: [String]) throws {
+        let job = try #require(try JSONSerialization.jsonObject(with: Data(jobJSON.utf8)) as? [String: Any])
+        let folder = try ServeTests.folder(["sub/in.flac": "flac-s16-2ch-44100.flac"])
+        let server = try RunningServer(folder.url)
+        var request = job
+        request["file"] = "sub/in.flac"
+        let id = try Self.start(server, request)
+        let events = try Self.events(server, id)
+        let fractions = events.compactMap { $0.1["fraction"] as? Double }
+        #expect(fractions == fractions.sorted(), "progress went back: \(fractions)")
+        #expect(events.dropLast().allSatisfy { $0.0 == "progress" } && events.last?.0 == "done", "\(events.map(\.0))")
+        #expect(fractions.last == 1)
+        let (_, status) = try server.json("GET", "/api/jobs/\(id)")
+        #expect((status as? [String: Any])?["status"] as? String == "done")
+        let result = try server.request("GET", "/api/jobs/\(id)/result")
+        #expect(result.status == 200)
+        let output = try #require(job["output"] as? String)
+        #expect(result.headers["content-disposition"]?.contains("filename=\"\(output)\"") == true)
+        let expected = try Self.commandOutput(command.map { $0 == "IN" ? folder.file("sub/in.flac").path : $0 }, named: output)
+        #expect(result.body == expected, "\(output): \(result.body.count) bytes, the command wrote \(expected.count)")
+        #expect(try Data(contentsOf: folder.file("Reversed/\(output)")) == expected)
+        // The output exists now: the same name again is a conflict.
+        #expect(try server.json("POST", "/api/jobs", body: request).status == 409)
+    }
+
+    @Test("waveform.json and .dat are the bytes `reverse-audio waveform` writes", arguments: ["json", "dat"])
+    func waveform(_ format: String) throws {
+        let folder = try ServeTests.folder(["in.mp3": "mp3-cbr128-xing-2ch-44100.mp3"])
+        let server = try RunningServer(folder.url)
+        let answer = try server.request("GET", "/api/files/in.mp3/waveform.\(format)?samples-per-pixel=300")
+        #expect(answer.status == 200)
+        let expected = try Self.commandOutput(["waveform", folder.file("in.mp3").path, "OUT", "--samples-per-pixel", "300"], named: "w.\(format)")
+        #expect(answer.body == expected)
+        #expect(try server.request("GET", "/api/files/in.mp3/waveform.\(format)?samples-per-pixel=1").status == 400)
+    }
+
+    /// A job that takes a few seconds: an AAC encode of a reversed 4-minute MP3.
+    static func longJob(_ server: RunningServer) throws -> String {
+        try start(server, ["file": "long.mp3", "operation": "reverse", "output": "long.m4a"])
+    }
+
+    static func longFolder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(at: try LongInputs.mp3FourMinutes(), to: folder.file("long.mp3"))
+        return folder
+    }
+
+    /// Waits until job `id` has made progress.
+    static func waitForProgress(_ server: RunningServer, _ id: String) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let (_, value) = try server.json("GET", "/api/jobs/\(id)")
+            if let fraction = (value as? [String: Any])?["fraction"] as? Double, fraction > 0 { return }
+            usleep(20_000)
+        }
+        Issue.record("job \(id) made no progress")
+    }
+
+    @Test("DELETE cancels a running job: it fails as cancelled and its partial file is removed")
+    func cancel() throws {
+        let folder = try Self.longFolder()
+        let temporary = try TemporaryDirectory()
+        let server = try RunningServer(folder.url, temporary: temporary.url)
+        let id = try Self.longJob(server)
+        try Self.waitForProgress(server, id)
+        #expect(try server.request("DELETE", "/api/jobs/\(id)").status == 200)
+        let events = try Self.events(server, id)
+        #expect(events.last?.0 == "failed" && events.last?.1["error"] as? String == "cancelled", "\(events.map(\.0))")
+        #expect(try server.request("GET", "/api/jobs/\(id)/result").status == 409)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reversed").path)) ?? []
+        #expect(left.isEmpty, "left in the output folder: \(left)")
+        #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)")
+    }
+
+    @Test("SIGINT mid-job: the server exits 130 within a second, leaving no partial or temporary file")
+    func signalMidJob() throws {
+        let folder = try Self.longFolder()
+        let temporary = try TemporaryDirectory()
+        let server = try RunningServer(folder.url, temporary: temporary.url)
+        let id = try Self.longJob(server)
+        try Self.waitForProgress(server, id)
+        let started = Date()
+        #expect(server.stop(with: SIGINT, timeout: 10))
+        #expect(Date().timeIntervalSince(started) < 1.5, "took \(Date().timeIntervalSince(started)) s")
+        #expect(server.process.terminationStatus == 130, "\(server.errorText)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reversed").path)) ?? []
+        #expect(left.isEmpty, "left in the output folder: \(left)")
+        #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)")
+        #expect(folder.contents == ["Reversed", "long.mp3"] || folder.contents == ["long.mp3"], "\(folder.contents)")
+    }
+}
