@@ -45,10 +45,10 @@ package struct AudioServer: Sendable {
     /// - Throws: ``ServerError`` for a folder that is not one, or another host without a token.
     package init(_ settings: Settings) throws {
         guard RequestGuard.isLoopback(settings.host) || settings.token != nil else {
-            throw ServerError.setup("--host \(settings.host) reaches this server from other machines: it needs --token")
+            throw ServerError.setting("--host \(settings.host) reaches this server from other machines: it needs --token")
         }
         if let token = settings.token, token.isEmpty || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
-            throw ServerError.setup("--token must be letters, digits and - _ . ~ (it goes into a URL)")
+            throw ServerError.setting("--token must be letters, digits and - _ . ~ (it goes into a URL)")
         }
         self.settings = settings
         folder = try MediaFolder(root: settings.folder, output: settings.output)

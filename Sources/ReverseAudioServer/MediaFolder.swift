@@ -35,11 +35,11 @@ package struct MediaFolder: Sendable {
         }
     }
 
-    /// - Throws: ``ServerError`` when `root` is not a folder.
+    /// - Throws: ``ServerError/folder(_:)`` when `root` is not a folder.
     package init(root: URL, output: URL) throws {
         var status = stat()
         guard stat(root.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR, let real = realpath(root.path, nil) else {
-            throw ServerError.setup("\(root.path): not a folder")
+            throw ServerError.folder("\(root.displayPath): not a folder")
         }
         rootPath = String(cString: real)
         free(real)

@@ -1,11 +1,14 @@
 /// Why `serve` could not start.
 package enum ServerError: Error, CustomStringConvertible {
-    /// A setting that cannot work (the folder is not one, a host that needs a token).
-    case setup(String)
+    /// Settings that cannot work together (another host without a token, a token that cannot
+    /// go into a URL): a usage error.
+    case setting(String)
+    /// The folder to serve is not one.
+    case folder(String)
 
     package var description: String {
         switch self {
-        case .setup(let reason): return reason
+        case .setting(let reason), .folder(let reason): return reason
         }
     }
 }

@@ -46,9 +46,10 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             server = try AudioServer(.init(folder: folderURL, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
                                            host: host, port: port, token: token))
         } catch let error as ServerError {
-            // A setting that cannot work is a usage error, as the parser's own are (64).
             Console.error("reverse-audio: error: \(error.description)")
-            throw ExitCode.validationFailure
+            // Settings that cannot work together are a usage error, as the parser's own are (64).
+            if case .setting = error { throw ExitCode.validationFailure }
+            throw ExitCode.failure
         }
         do {
             try await SignalCancellation.run {

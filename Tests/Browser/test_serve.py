@@ -1,0 +1,523 @@
+#!/usr/bin/env python3
+"""The page of `reverse-audio serve` in headless Chromium (run by scripts/test-browser).
+
+Drives the page as a user would (its buttons, slider, waveform and keys) and checks what it
+does against the server's files and the ffmpeg CLI: a reversal downloaded from the page equals
+`ffmpeg -af areverse`, a trimmed region equals `ffmpeg -af atrim`, playback advances, turning
+the direction mid-play lands on the mirrored moment (t <-> duration - t), and so on.
+
+Prints one "ok - NAME" or "not ok - NAME: REASON" line per check (the script counts them);
+exits 1 when any failed.
+
+    python3 Tests/Browser/test_serve.py --url http://127.0.0.1:PORT/ --media DIR --work DIR [--screenshot PNG]
+"""
+
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+import traceback
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+FLAC = "tone.flac"
+MP3 = "pluck.mp3"
+NESTED = "Sub Folder/Take #2 (été).wav"
+
+failures = 0
+
+
+def report(name, error=None):
+    global failures
+    if error is None:
+        print(f"ok - {name}", flush=True)
+    else:
+        failures += 1
+        reason = " ".join(str(error).split()) or type(error).__name__
+        print(f"not ok - {name}: {reason}", flush=True)
+
+
+def check(name):
+    """Runs the decorated function at once as one check."""
+    def run(function):
+        try:
+            function()
+        except Exception as error:  # any failure of a check is that check's, the rest go on
+            if not isinstance(error, AssertionError):
+                traceback.print_exc(file=sys.stdout)
+                error = f"{type(error).__name__}: {error}"
+            report(name, error)
+        else:
+            report(name)
+        return function
+    return run
+
+
+def wait_for(condition, timeout=10.0, what="a condition", interval=0.05):
+    """Polls `condition` until it returns something truthy; that value, or AssertionError."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except WebDriverException as error:
+            last_error = error
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}" + (f" ({last_error.msg})" if last_error else ""))
+
+
+def pcm(path, *filters):
+    """The file decoded by ffmpeg as s16le, after `filters` (an -af chain) if any."""
+    command = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(path)]
+    if filters:
+        command += ["-af", ",".join(filters)]
+    command += ["-f", "s16le", "-acodec", "pcm_s16le", "-"]
+    return subprocess.run(command, check=True, capture_output=True).stdout
+
+
+def probe(path):
+    output = subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(path)],
+                            check=True, capture_output=True).stdout
+    return json.loads(output)["streams"][0]
+
+
+def first_difference(a, b):
+    for index, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return index
+    return min(len(a), len(b))
+
+
+def same_pcm(got, expected, what):
+    assert len(got) == len(expected), f"{what}: {len(got)} bytes of PCM, ffmpeg gives {len(expected)}"
+    assert got == expected, f"{what}: PCM differs from ffmpeg's from byte {first_difference(got, expected)}"
+
+
+class Page:
+    def __init__(self, url, media, work, screenshot):
+        self.url = url if url.endswith("/") else url + "/"
+        parts = urllib.parse.urlsplit(self.url)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.media = media
+        self.work = work
+        self.screenshot = screenshot
+        self.downloads = os.path.join(work, "downloads")
+        os.makedirs(self.downloads, exist_ok=True)
+        self.files = {}
+        self.results = {}   # file name → the job id of its reversal
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800",
+                         "--force-device-scale-factor=1", "--hide-scrollbars", "--mute-audio",
+                         "--force-color-profile=srgb", "--lang=en-US"]:
+            options.add_argument(argument)
+        options.add_experimental_option("prefs", {
+            "download.default_directory": self.downloads,
+            "download.prompt_for_download": False,
+            "download.directory_upgrade": True,
+            "safebrowsing.enabled": False,
+        })
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.set_script_timeout(30)
+        try:
+            self.driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                                        {"behavior": "allow", "downloadPath": self.downloads, "eventsEnabled": True})
+        except WebDriverException:
+            pass
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+
+    # ---- helpers ------------------------------------------------------------------------
+
+    def js(self, script, *arguments):
+        return self.driver.execute_script(script, *arguments)
+
+    def state(self):
+        return self.js("return window.reverseAudio.state()")
+
+    def audio(self):
+        return self.js("const a = document.getElementById('player');"
+                       "return {currentTime: a.currentTime, paused: a.paused, src: a.src, readyState: a.readyState,"
+                       " seeking: a.seeking, duration: a.duration, inDocument: document.contains(a), tag: a.tagName}")
+
+    def row(self, name):
+        element = self.js("return [...document.querySelectorAll('tr[data-name]')].find(r => r.dataset.name === arguments[0]) || null", name)
+        assert element is not None, f"no row for {name!r}"
+        return element
+
+    def button(self, container, text):
+        found = [b for b in container.find_elements(By.TAG_NAME, "button") if b.text.strip() == text]
+        assert found, f"no button {text!r} in the row"
+        return found[0]
+
+    def get(self, path):
+        request = urllib.request.Request(urllib.parse.urljoin(self.origin, path))
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+
+    def wait_playing(self, advance=0.3, timeout=10):
+        start = self.audio()["currentTime"]
+        return wait_for(lambda: (lambda a: not a["paused"] and a["currentTime"] > start + advance and a)(self.audio()),
+                        timeout, f"#player to play on from {start:.2f} s")
+
+    def set_value(self, element_id, value):
+        self.js("const e = document.getElementById(arguments[0]); e.value = String(arguments[1]);"
+                "e.dispatchEvent(new Event('input', {bubbles: true}));"
+                "e.dispatchEvent(new Event('change', {bubbles: true}));", element_id, value)
+
+    def press(self, key, modifier=None):
+        # Keys go to the page, not to a focused control.
+        self.js("if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur()")
+        actions = ActionChains(self.driver)
+        if modifier:
+            actions.key_down(modifier)
+        actions.send_keys(key)
+        if modifier:
+            actions.key_up(modifier)
+        actions.perform()
+
+    def pause(self):
+        self.js("document.getElementById('player').pause()")
+        wait_for(lambda: not self.state()["playing"], 5, "the player to pause")
+
+    def set_direction(self, direction):
+        if self.state()["direction"] != direction:
+            self.driver.find_element(By.ID, "direction").click()
+        wait_for(lambda: self.state()["direction"] == direction, 5, f"direction {direction}")
+
+    def wait_ready(self):
+        wait_for(lambda: (lambda a: a["readyState"] >= 1 and not a["seeking"])(self.audio()), 10, "#player's metadata")
+
+    def reverse(self, name):
+        row = self.row(name)
+        self.js("""
+            const row = arguments[0];
+            row.sawProgress = false;
+            new MutationObserver((changes, observer) => {
+                if (row.querySelector('progress')) { row.sawProgress = true; observer.disconnect(); }
+            }).observe(row, {childList: true, subtree: true});""", row)
+        self.button(row, "Reverse").click()
+        link = wait_for(lambda: [a for a in row.find_elements(By.CSS_SELECTOR, "a[download]") if a.text.strip() == "Download"],
+                        60, f"the Download link of {name}")[0]
+        saw_progress = self.js("return arguments[0].sawProgress", row)
+        assert saw_progress, "no <progress> was shown in the row while reversing"
+        href = link.get_attribute("href")
+        raw = self.js("return arguments[0].getAttribute('href')", link)
+        assert raw.startswith("/api/jobs/") and raw.endswith("/result"), f"the link's href is {raw!r}, not /api/jobs/{{id}}/result"
+        self.results[name] = urllib.parse.unquote(raw.split("/")[3])
+        self.button(row, "Play result")
+        return link, href
+
+    def run(self):
+        driver = self.driver
+
+        @check("the page loads: a row per file with its name, duration and format")
+        def _():
+            status, headers, body = self.get("/api/files")
+            self.files = {entry["name"]: entry for entry in json.loads(body)}
+            assert set(self.files) == {FLAC, MP3, NESTED}, f"the API lists {sorted(self.files)}"
+            driver.get(self.url)
+            wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "tr[data-name]")) == 3, 10, "three rows")
+            for name, entry in self.files.items():
+                row = self.row(name)
+                text = row.text
+                assert name.split("/")[-1] in text, f"{name}: the row does not show its name ({text!r})"
+                assert entry["format"].upper() in text, f"{name}: the row does not show its format ({text!r})"
+                minutes, seconds = divmod(entry["duration"], 60)
+                shown = f"{int(minutes)}:{seconds:04.1f}"
+                assert shown in text, f"{name}: the row does not show its duration {shown} ({text!r})"
+                for label in ("Play", "Reverse"):
+                    button = self.button(row, label)
+                    assert button.get_attribute("aria-label") == f"{label} {name}", \
+                        f"{name}: {label}'s aria-label is {button.get_attribute('aria-label')!r}"
+            player = driver.find_element(By.ID, "player")
+            assert player.tag_name == "audio", "#player is not an <audio> element"
+
+        @check("Reverse shows progress, then a Download link whose file equals ffmpeg -af areverse (FLAC)")
+        def _():
+            link, href = self.reverse(FLAC)
+            link.click()
+            saved = wait_for(lambda: [f for f in os.listdir(self.downloads)
+                                      if f.endswith(".wav") and not f.endswith(".crdownload")], 30, "the download")
+            path = os.path.join(self.downloads, saved[0])
+            wait_for(lambda: os.path.getsize(path) > 44, 10, "the downloaded file's bytes")
+            time.sleep(0.3)
+            assert saved[0].startswith("tone-reversed-"), f"downloaded as {saved[0]!r}"
+            same_pcm(pcm(path), pcm(os.path.join(self.media, FLAC), "areverse"), "the downloaded reversal")
+            _, _, fetched = self.get(href)
+            with open(path, "rb") as file:
+                assert file.read() == fetched, "the browser's download differs from the link's bytes"
+
+        @check("Reverse an MP3: its Download link's file equals ffmpeg -af areverse")
+        def _():
+            _, href = self.reverse(MP3)
+            status, headers, body = self.get(href)
+            assert "attachment" in headers.get("Content-Disposition", ""), "the result is not an attachment"
+            path = os.path.join(self.work, "pluck-reversed.wav")
+            with open(path, "wb") as file:
+                file.write(body)
+            same_pcm(pcm(path), pcm(os.path.join(self.media, MP3), "areverse"), "the MP3's reversal")
+
+        duration = self.files.get(FLAC, {}).get("duration", 6.0)
+
+        @check("Play: the document's #player plays the file's virtual WAV and its time advances")
+        def _():
+            self.button(self.row(FLAC), "Play").click()
+            audio = self.wait_playing(0.5)
+            assert audio["inDocument"] and audio["tag"] == "AUDIO", "the playing element is not the page's <audio>"
+            assert audio["src"] == urllib.parse.urljoin(self.origin, "/api/files/tone.flac/audio"), f"src is {audio['src']}"
+            state = self.state()
+            assert state["direction"] == "forwards" and state["playing"], f"state is {state}"
+            assert abs(state["duration"] - duration) < 1e-6, f"duration {state['duration']}"
+            assert abs(state["fileTime"] - self.audio()["currentTime"]) < 0.1, "forwards, file time is not the element's time"
+
+        @check("Backwards mid-play: src has direction=reverse, time mirrored (t -> duration - t), and it plays on")
+        def _():
+            wait_for(lambda: self.audio()["currentTime"] > 1.2, 10, "1.2 s of play")
+            before = self.js("const a = document.getElementById('player'); const t = a.currentTime;"
+                             "document.getElementById('direction').click(); return t")
+            clicked = time.monotonic()
+            self.wait_ready()
+            audio = self.audio()
+            elapsed = time.monotonic() - clicked
+            assert "direction=reverse" in audio["src"], f"src is {audio['src']}"
+            expected = duration - before
+            assert abs(audio["currentTime"] - expected) < 0.5 + elapsed, \
+                f"currentTime {audio['currentTime']:.3f}, expected {expected:.3f} (was {before:.3f})"
+            button = driver.find_element(By.ID, "direction")
+            assert button.text.strip() == "Backwards", f"#direction says {button.text!r}"
+            assert button.get_attribute("aria-pressed") == "true", "#direction is not pressed"
+            first = self.state()["fileTime"]
+            self.wait_playing(0.4)
+            later = self.state()
+            assert later["playing"] and later["fileTime"] < first - 0.2, \
+                f"backwards, the file time went from {first:.2f} to {later['fileTime']:.2f}"
+
+        @check("the slider scrubs: the file time moves there (backwards too)")
+        def _():
+            self.set_value("scrub", 4.0)
+            wait_for(lambda: abs(self.state()["fileTime"] - 4.0) < 0.35, 5, "file time 4.0")
+            self.wait_ready()
+            audio = self.audio()
+            assert abs(audio["currentTime"] - (duration - 4.0)) < 0.35, \
+                f"backwards at file time 4.0 the element is at {audio['currentTime']:.2f}"
+            text = driver.find_element(By.ID, "time").text
+            assert text.startswith("0:03.") or text.startswith("0:04."), f"#time shows {text!r}"
+
+        @check("the waveform is drawn and zooms in and out")
+        def _():
+            wait_for(lambda: self.state()["waveform"], 10, "waveform data")
+            count = "const c = document.getElementById('waveform'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;" \
+                    "let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n"
+            painted = self.js(count)
+            assert painted > 5000, f"only {painted} pixels of the waveform are painted"
+            coarse = self.state()["waveform"]["samplesPerPixel"]
+            driver.find_element(By.ID, "zoom-in").click()
+            driver.find_element(By.ID, "zoom-in").click()
+            assert self.state()["zoom"] == 4, f"zoom is {self.state()['zoom']}"
+            wait_for(lambda: self.state()["waveform"]["samplesPerPixel"] < coarse, 10, "finer waveform data")
+            assert driver.find_element(By.ID, "zoom-level").text == "4×"
+            driver.find_element(By.ID, "zoom-out").click()
+            driver.find_element(By.ID, "zoom-out").click()
+            assert self.state()["zoom"] == 1
+            assert not driver.find_element(By.ID, "zoom-out").is_enabled(), "zoom out is enabled at 1×"
+
+        @check("loop in/out: playing forwards stays between the points")
+        def _():
+            self.pause()
+            self.set_direction("forwards")
+            self.wait_ready()
+            self.set_value("scrub", 1.0)
+            wait_for(lambda: abs(self.state()["fileTime"] - 1.0) < 0.05, 5, "file time 1.0")
+            driver.find_element(By.ID, "loop-in").click()
+            self.set_value("scrub", 2.0)
+            wait_for(lambda: abs(self.state()["fileTime"] - 2.0) < 0.05, 5, "file time 2.0")
+            driver.find_element(By.ID, "loop-out").click()
+            loop = self.state()["loop"]
+            assert abs(loop["in"] - 1.0) < 0.05 and abs(loop["out"] - 2.0) < 0.05, f"loop is {loop}"
+            self.set_value("scrub", 1.2)
+            driver.find_element(By.ID, "play-pause").click()
+            times = []
+            end = time.monotonic() + 2.6
+            while time.monotonic() < end:
+                times.append(self.state()["fileTime"])
+                time.sleep(0.05)
+            assert min(times) >= 0.95 and max(times) <= 2.3, f"played {min(times):.2f}..{max(times):.2f}"
+            assert max(times) > 1.8 and any(b < a - 0.5 for a, b in zip(times, times[1:])), "it did not loop round"
+            driver.find_element(By.ID, "loop-clear").click()
+            assert self.state()["loop"] == {"in": None, "out": None}
+            self.pause()
+
+        @check("dragging across the waveform fills the trim start and end")
+        def _():
+            canvas = driver.find_element(By.ID, "waveform")
+            width = canvas.size["width"]
+            ActionChains(driver).move_to_element_with_offset(canvas, -width // 4, 0).click_and_hold() \
+                .move_by_offset(width // 8, 0).move_by_offset(width // 8, 0).release().perform()
+            start = float(driver.find_element(By.ID, "trim-start").get_attribute("value"))
+            end = float(driver.find_element(By.ID, "trim-end").get_attribute("value"))
+            assert abs(start - duration / 4) < 0.1 and abs(end - duration / 2) < 0.1, f"selected {start}..{end}"
+            assert driver.find_element(By.ID, "trim").is_enabled(), "Trim is not enabled with a region"
+
+        @check("Trim cuts the region exactly, in the file's own format (FLAC: (end-start)*rate frames, equal to atrim)")
+        def _():
+            self.set_value("trim-start", "1.25")
+            self.set_value("trim-end", "3.75")
+            driver.find_element(By.ID, "trim").click()
+            link = driver.find_element(By.ID, "trim-result")
+            wait_for(lambda: link.is_displayed(), 60, "the trim's Download link")
+            raw = link.get_attribute("href")
+            assert urllib.parse.urlsplit(raw).path.startswith("/api/jobs/") and raw.endswith("/result"), f"href {raw}"
+            assert link.get_attribute("download") is not None, "the link has no download attribute"
+            status, headers, body = self.get(raw)
+            disposition = headers.get("Content-Disposition", "")
+            assert 'filename="tone-trim-' in disposition and '.flac"' in disposition, f"Content-Disposition: {disposition}"
+            path = os.path.join(self.work, "tone-trim.flac")
+            with open(path, "wb") as file:
+                file.write(body)
+            stream = probe(path)
+            assert stream["codec_name"] == "flac", f"the cut is {stream['codec_name']}, not FLAC"
+            rate = self.files[FLAC]["sampleRate"]
+            got = pcm(path)
+            frames = len(got) // (2 * self.files[FLAC]["channels"])
+            assert frames == round(2.5 * rate), f"{frames} frames, not {round(2.5 * rate)}"
+            same_pcm(got, pcm(os.path.join(self.media, FLAC), "atrim=start=1.25:end=3.75"), "the cut")
+
+        @check("keys: space plays and pauses, r turns the direction, arrows seek")
+        def _():
+            self.pause()
+            self.set_direction("forwards")
+            self.wait_ready()
+            self.set_value("scrub", 0.5)
+            wait_for(lambda: abs(self.state()["fileTime"] - 0.5) < 0.05, 5, "file time 0.5")
+            self.press(Keys.ARROW_RIGHT)
+            wait_for(lambda: abs(self.state()["fileTime"] - 5.5) < 0.05, 5, "ArrowRight: file time 5.5")
+            self.press(Keys.ARROW_LEFT)
+            wait_for(lambda: abs(self.state()["fileTime"] - 0.5) < 0.05, 5, "ArrowLeft: file time 0.5")
+            self.press(Keys.ARROW_RIGHT, Keys.SHIFT)
+            wait_for(lambda: abs(self.state()["fileTime"] - 1.5) < 0.05, 5, "Shift+ArrowRight: file time 1.5")
+            self.press(Keys.SPACE)
+            wait_for(lambda: self.state()["playing"], 5, "space to play")
+            self.wait_playing(0.2)
+            self.press("r")
+            wait_for(lambda: self.state()["direction"] == "backwards" and "direction=reverse" in self.audio()["src"], 5,
+                     "r to play backwards")
+            self.wait_playing(0.2)
+            self.press("r")
+            wait_for(lambda: self.state()["direction"] == "forwards" and "direction=" not in self.audio()["src"], 5,
+                     "r again to play forwards")
+            self.press(Keys.SPACE)
+            wait_for(lambda: not self.state()["playing"], 5, "space to pause")
+
+        @check("Play result plays the reversal's download in #player (forwards only)")
+        def _():
+            self.button(self.row(FLAC), "Play result").click()
+            job = self.results[FLAC]
+            wait_for(lambda: self.audio()["src"].endswith(f"/api/jobs/{job}/result"), 5, "the result's URL in #player")
+            self.wait_playing(0.3)
+            assert not driver.find_element(By.ID, "direction").is_enabled(), "#direction is enabled for a result"
+            self.pause()
+
+        @check("a file in a subfolder, its name URL-encoded as one segment, plays with its waveform")
+        def _():
+            self.button(self.row(NESTED), "Play").click()
+            self.wait_playing(0.3)
+            src = self.audio()["src"]
+            expected = "/api/files/" + urllib.parse.quote(NESTED, safe="()") + "/audio"
+            assert urllib.parse.urlsplit(src).path == expected, f"src {src}, expected path {expected}"
+            wait_for(lambda: self.state()["waveform"], 10, "its waveform")
+            self.set_direction("backwards")
+            self.wait_playing(0.2)
+            self.pause()
+
+        @check("every control has an accessible name")
+        def _():
+            unnamed = []
+            # Every control shown (the <audio> element has no controls of its own: it is not shown).
+            for element in driver.find_elements(By.CSS_SELECTOR, "button, a, input, progress, canvas, select"):
+                if not element.is_displayed():
+                    continue
+                name = element.accessible_name
+                if not name or not name.strip():
+                    unnamed.append(element.get_attribute("outerHTML")[:80])
+            assert not unnamed, f"no accessible name: {unnamed}"
+
+        @check("screenshot docs/serve.png: 1280x800, a file playing")
+        def _():
+            self.button(self.row(FLAC), "Play").click()
+            self.wait_playing(0.1)
+            self.set_direction("forwards")
+            self.set_value("trim-start", "0.6")
+            self.set_value("trim-end", "1.9")
+            self.set_value("scrub", 2.9)
+            wait_for(lambda: abs(self.state()["fileTime"] - 2.9) < 0.3, 5, "file time 2.9")
+            driver.find_element(By.ID, "loop-in").click()
+            self.set_value("scrub", 5.2)
+            wait_for(lambda: abs(self.state()["fileTime"] - 5.2) < 0.3, 5, "file time 5.2")
+            driver.find_element(By.ID, "loop-out").click()
+            self.set_value("scrub", 3.6)
+            wait_for(lambda: self.state()["playing"] and 3.7 < self.state()["fileTime"] < 4.6, 10, "play on in the loop")
+            # No hover or focus left on a button in the picture.
+            ActionChains(driver).move_to_element_with_offset(driver.find_element(By.TAG_NAME, "body"), 0, 0).perform()
+            self.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+            driver.save_screenshot(self.screenshot)
+            with open(self.screenshot, "rb") as file:
+                header = file.read(24)
+            assert header[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+            width, height = struct.unpack(">II", header[16:24])
+            assert (width, height) == (1280, 800), f"the screenshot is {width}x{height}"
+            assert self.state()["playing"], "nothing was playing"
+
+        @check("no errors in the browser's console (CSP, scripts, requests)")
+        def _():
+            try:
+                entries = driver.get_log("browser")
+            except (WebDriverException, AttributeError) as error:
+                raise AssertionError(f"the console could not be read: {error}")
+            severe = [entry["message"] for entry in entries if entry.get("level") == "SEVERE"]
+            assert not severe, f"console errors: {severe}"
+
+    def close(self):
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--media", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--screenshot", default=os.path.join("docs", "serve.png"))
+    arguments = parser.parse_args()
+    try:
+        page = Page(arguments.url, arguments.media, arguments.work, arguments.screenshot)
+    except Exception as error:
+        traceback.print_exc(file=sys.stdout)
+        report("start headless Chromium", error)
+        return 1
+    try:
+        page.run()
+    finally:
+        page.close()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
