@@ -88,15 +88,24 @@ struct ServeJobTests {
         #expect(try server.request("GET", "/api/files/in.mp3/waveform.\(format)?samples-per-pixel=1").status == 400)
     }
 
-    /// A job that takes a few seconds: an AAC encode of a reversed 4-minute MP3.
-    static func longJob(_ server: RunningServer) throws -> String {
-        try start(server, ["file": "long.mp3", "operation": "reverse", "output": "long.m4a"])
-    }
-
-    static func longFolder() throws -> TemporaryDirectory {
+    /// A server on a folder holding a 4-minute MP3, with a TMPDIR of its own, running a job
+    /// that takes a few seconds (an AAC encode of the MP3 reversed) that has made progress.
+    static func serverWithLongJob() throws -> (folder: TemporaryDirectory, temporary: TemporaryDirectory, server: RunningServer, id: String) {
         let folder = try TemporaryDirectory()
         try FileManager.default.copyItem(at: try LongInputs.mp3FourMinutes(), to: folder.file("long.mp3"))
-        return folder
+        let temporary = try TemporaryDirectory()
+        let server = try RunningServer(folder.url, temporary: temporary.url)
+        let id = try start(server, ["file": "long.mp3", "operation": "reverse", "output": "long.m4a"])
+        try waitForProgress(server, id)
+        return (folder, temporary, server, id)
+    }
+
+    /// Nothing left in the output folder or the temporary one.
+    static func expectNothingLeft(_ folder: TemporaryDirectory, _ temporary: TemporaryDirectory,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reversed").path)) ?? []
+        #expect(left.isEmpty, "left in the output folder: \(left)", sourceLocation: sourceLocation)
+        #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)", sourceLocation: sourceLocation)
     }
 
     /// Waits until job `id` has made progress.
@@ -112,34 +121,22 @@ struct ServeJobTests {
 
     @Test("DELETE cancels a running job: it fails as cancelled and its partial file is removed")
     func cancel() throws {
-        let folder = try Self.longFolder()
-        let temporary = try TemporaryDirectory()
-        let server = try RunningServer(folder.url, temporary: temporary.url)
-        let id = try Self.longJob(server)
-        try Self.waitForProgress(server, id)
+        let (folder, temporary, server, id) = try Self.serverWithLongJob()
         #expect(try server.request("DELETE", "/api/jobs/\(id)").status == 200)
         let events = try Self.events(server, id)
         #expect(events.last?.0 == "failed" && events.last?.1["error"] as? String == "cancelled", "\(events.map(\.0))")
         #expect(try server.request("GET", "/api/jobs/\(id)/result").status == 409)
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reversed").path)) ?? []
-        #expect(left.isEmpty, "left in the output folder: \(left)")
-        #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)")
+        Self.expectNothingLeft(folder, temporary)
     }
 
     @Test("SIGINT mid-job: the server exits 130 within a second, leaving no partial or temporary file")
     func signalMidJob() throws {
-        let folder = try Self.longFolder()
-        let temporary = try TemporaryDirectory()
-        let server = try RunningServer(folder.url, temporary: temporary.url)
-        let id = try Self.longJob(server)
-        try Self.waitForProgress(server, id)
+        let (folder, temporary, server, _) = try Self.serverWithLongJob()
         let started = Date()
         #expect(server.stop(with: SIGINT, timeout: 10))
         #expect(Date().timeIntervalSince(started) < 1.5, "took \(Date().timeIntervalSince(started)) s")
         #expect(server.process.terminationStatus == 130, "\(server.errorText)")
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reversed").path)) ?? []
-        #expect(left.isEmpty, "left in the output folder: \(left)")
-        #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)")
+        Self.expectNothingLeft(folder, temporary)
         #expect(folder.contents == ["Reversed", "long.mp3"] || folder.contents == ["long.mp3"], "\(folder.contents)")
     }
 }
