@@ -81,13 +81,34 @@ package struct AudioServer: Sendable {
         var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(2)
         let group = ServiceGroup(configuration: configuration)
-        await withTaskCancellationHandler {
-            try? await group.run()
+        let failure: (any Error)? = await withTaskCancellationHandler {
+            do {
+                try await group.run()
+                return nil
+            } catch {
+                return error
+            }
         } onCancel: {
             Task { await group.triggerGracefulShutdown() }
         }
         await jobs.stopAll()
         try Task.checkCancellation()
+        // Not stopped by a signal: it could not listen (a port in use, an address not this machine's).
+        if let failure, boundPort.port == nil {
+            throw ServerError.listening("cannot listen on \(host):\(port): \(Self.reason(failure))")
+        } else if let failure {
+            throw ServerError.listening("the server stopped: \(Self.reason(failure))")
+        }
+    }
+}
+
+extension AudioServer {
+    /// The system's words for why a socket could not be used ("Address already in use").
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        let text = String(describing: error)
+        // NIO's bind errors name the errno's text after "): ".
+        return text.components(separatedBy: "): ").last ?? text
     }
 }
 

@@ -5,10 +5,12 @@ package enum ServerError: Error, CustomStringConvertible {
     case setting(String)
     /// The folder to serve is not one.
     case folder(String)
+    /// The server could not listen, or stopped by itself.
+    case listening(String)
 
     package var description: String {
         switch self {
-        case .setting(let reason), .folder(let reason): return reason
+        case .setting(let reason), .folder(let reason), .listening(let reason): return reason
         }
     }
 }

@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             try await SignalCancellation.run {
                 try await server.run { url in Console.out("Listening on \(url)") }
             }
+        } catch let error as ServerError {
+            Console.error("reverse-audio: error: \(error.description)")
+            throw ExitCode.failure
         } catch {
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)

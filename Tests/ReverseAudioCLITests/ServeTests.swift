@@ -182,4 +182,14 @@ struct ServeTests {
         #expect(try server.json("GET", "/api/jobs/nope").status == 404)
         #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed").path), "a refused job made the output folder")
     }
+
+    @Test("a port in use: one line naming the address, exit 1 (not a silent exit 0)")
+    func portInUse() throws {
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        let server = try RunningServer(folder.url)
+        let result = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["serve", folder.url.path, "--port", "\(server.port)"])
+        #expect(result.status == 1, "\(result.status): \(result.errorText)")
+        #expect(result.errorText == "reverse-audio: error: cannot listen on 127.0.0.1:\(server.port): Address already in use\n", "\(result.errorText)")
+        #expect(try server.request("GET", "/api/files").status == 200, "the first server still answers")
+    }
 }
