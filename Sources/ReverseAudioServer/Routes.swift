@@ -32,12 +32,27 @@ struct Routes: Sendable {
         return try folder.resolve(name)
     }
 
+    /// The rows of the list, in the walk's order; files not yet described are read a few at a
+    /// time (as many as there are cores), each once per version of the file.
     private func list() async throws -> [FileCatalog.Row] {
-        var rows: [FileCatalog.Row] = []
-        for (name, url) in await OffThread.runNonThrowing({ folder.files() }) {
-            if let row = await catalog.row(name: name, url: url) { rows.append(row) }
+        let files = await OffThread.runNonThrowing { [folder] in folder.files() }
+        var rows = [FileCatalog.Row?](repeating: nil, count: files.count)
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        await withTaskGroup(of: (Int, FileCatalog.Row?).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < files.count else { return }
+                let (index, (name, url)) = (next, files[next])
+                group.addTask { (index, await catalog.row(name: name, url: url)) }
+                next += 1
+            }
+            for _ in 0..<width { addNext() }
+            for await (index, row) in group {
+                rows[index] = row
+                addNext()
+            }
         }
-        return rows
+        return rows.compactMap { $0 }
     }
 
     private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {

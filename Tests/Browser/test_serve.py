@@ -284,13 +284,26 @@ class Page:
             state = self.state()
             assert state["direction"] == "forwards" and state["playing"], f"state is {state}"
             assert abs(state["duration"] - duration) < 1e-6, f"duration {state['duration']}"
-            assert abs(state["fileTime"] - self.audio()["currentTime"]) < 0.1, "forwards, file time is not the element's time"
+            pair = self.js("return [window.reverseAudio.state().fileTime, document.getElementById('player').currentTime]")
+            assert abs(pair[0] - pair[1]) < 0.05, f"forwards, the file time {pair[0]} is not the element's time {pair[1]}"
 
         @check("Backwards mid-play: src has direction=reverse, time mirrored (t -> duration - t), and it plays on")
         def _():
-            wait_for(lambda: self.audio()["currentTime"] > 1.2, 10, "1.2 s of play")
-            before = self.js("const a = document.getElementById('player'); const t = a.currentTime;"
-                             "document.getElementById('direction').click(); return t")
+            # Waits in the page for 1.2 s of play, then turns the direction at once: no round trip
+            # between reading the time and clicking, however slow the machine.
+            before = self.driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const a = document.getElementById('player');
+                const started = performance.now();
+                const poll = setInterval(() => {
+                    if (a.currentTime > 1.2 || performance.now() - started > 10000) {
+                        clearInterval(poll);
+                        const t = a.currentTime;
+                        document.getElementById('direction').click();
+                        done(t);
+                    }
+                }, 5);""")
+            assert 1.2 < before < 2.5, f"the element was at {before:.2f} s, not just past 1.2 s"
             clicked = time.monotonic()
             self.wait_ready()
             audio = self.audio()
@@ -310,12 +323,18 @@ class Page:
 
         @check("the slider scrubs: the file time moves there (backwards too)")
         def _():
-            self.set_value("scrub", 4.0)
-            wait_for(lambda: abs(self.state()["fileTime"] - 4.0) < 0.35, 5, "file time 4.0")
+            # Set and read in one go: while it plays, any delay would move the time on.
+            moved = self.js("""
+                const e = document.getElementById('scrub'); e.value = '4';
+                e.dispatchEvent(new Event('input', {bubbles: true}));
+                e.dispatchEvent(new Event('change', {bubbles: true}));
+                return [window.reverseAudio.state().fileTime, document.getElementById('player').currentTime]""")
+            assert abs(moved[0] - 4.0) < 0.01, f"the file time is {moved[0]:.3f} after scrubbing to 4.0"
+            assert abs(moved[1] - (duration - 4.0)) < 0.01, \
+                f"backwards at file time 4.0 the element is at {moved[1]:.3f}, not {duration - 4.0:.3f}"
             self.wait_ready()
-            audio = self.audio()
-            assert abs(audio["currentTime"] - (duration - 4.0)) < 0.35, \
-                f"backwards at file time 4.0 the element is at {audio['currentTime']:.2f}"
+            self.wait_playing(0.2)
+            assert self.state()["fileTime"] < 4.0, "backwards, the file time did not go down from 4.0"
             text = driver.find_element(By.ID, "time").text
             assert text.startswith("0:03.") or text.startswith("0:04."), f"#time shows {text!r}"
 
@@ -359,6 +378,16 @@ class Page:
                 time.sleep(0.05)
             assert min(times) >= 0.95 and max(times) <= 2.3, f"played {min(times):.2f}..{max(times):.2f}"
             assert max(times) > 1.8 and any(b < a - 0.5 for a, b in zip(times, times[1:])), "it did not loop round"
+            # Backwards, it loops the other way round: from the out point down to the in point.
+            self.set_direction("backwards")
+            self.wait_playing(0.1)
+            times = []
+            end = time.monotonic() + 2.6
+            while time.monotonic() < end:
+                times.append(self.state()["fileTime"])
+                time.sleep(0.05)
+            assert min(times) >= 0.7 and max(times) <= 2.05, f"backwards, played {min(times):.2f}..{max(times):.2f}"
+            assert min(times) < 1.2 and any(b > a + 0.5 for a, b in zip(times, times[1:])), "backwards, it did not loop round"
             driver.find_element(By.ID, "loop-clear").click()
             assert self.state()["loop"] == {"in": None, "out": None}
             self.pause()
@@ -397,6 +426,26 @@ class Page:
             frames = len(got) // (2 * self.files[FLAC]["channels"])
             assert frames == round(2.5 * rate), f"{frames} frames, not {round(2.5 * rate)}"
             same_pcm(got, pcm(os.path.join(self.media, FLAC), "atrim=start=1.25:end=3.75"), "the cut")
+
+        @check("a region dragged past the waveform's end trims to the file's last frame")
+        def _():
+            canvas = driver.find_element(By.ID, "waveform")
+            width = canvas.size["width"]
+            ActionChains(driver).move_to_element_with_offset(canvas, width // 4, 0).click_and_hold() \
+                .move_by_offset(width // 8, 0).move_by_offset(width // 8 + 40, 0).release().perform()
+            end = driver.find_element(By.ID, "trim-end").get_attribute("value")
+            assert end == f"{duration:.3f}", f"the end shows {end!r}, not the file's end {duration:.3f}"
+            self.set_value("trim-start", "4.5")
+            old = driver.find_element(By.ID, "trim-result").get_attribute("href")
+            driver.find_element(By.ID, "trim").click()
+            link = driver.find_element(By.ID, "trim-result")
+            href = wait_for(lambda: link.is_displayed() and link.get_attribute("href") != old and link.get_attribute("href"),
+                            60, "the new trim's Download link")
+            _, _, body = self.get(href)
+            path = os.path.join(self.work, "tone-trim-end.flac")
+            with open(path, "wb") as file:
+                file.write(body)
+            same_pcm(pcm(path), pcm(os.path.join(self.media, FLAC), "atrim=start=4.5"), "the cut to the end")
 
         @check("keys: space plays and pauses, r turns the direction, arrows seek")
         def _():
@@ -461,17 +510,18 @@ class Page:
         def _():
             self.button(self.row(FLAC), "Play").click()
             self.wait_playing(0.1)
+            self.pause()
             self.set_direction("forwards")
+            self.wait_ready()
             self.set_value("trim-start", "0.6")
             self.set_value("trim-end", "1.9")
-            self.set_value("scrub", 2.9)
-            wait_for(lambda: abs(self.state()["fileTime"] - 2.9) < 0.3, 5, "file time 2.9")
-            driver.find_element(By.ID, "loop-in").click()
-            self.set_value("scrub", 5.2)
-            wait_for(lambda: abs(self.state()["fileTime"] - 5.2) < 0.3, 5, "file time 5.2")
-            driver.find_element(By.ID, "loop-out").click()
+            for position, button in ((2.9, "loop-in"), (5.2, "loop-out")):
+                self.set_value("scrub", position)
+                wait_for(lambda: abs(self.state()["fileTime"] - position) < 0.01, 5, f"file time {position}")
+                driver.find_element(By.ID, button).click()
             self.set_value("scrub", 3.6)
-            wait_for(lambda: self.state()["playing"] and 3.7 < self.state()["fileTime"] < 4.6, 10, "play on in the loop")
+            driver.find_element(By.ID, "play-pause").click()
+            self.wait_playing(0.3)
             # No hover or focus left on a button in the picture.
             ActionChains(driver).move_to_element_with_offset(driver.find_element(By.TAG_NAME, "body"), 0, 0).perform()
             self.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")

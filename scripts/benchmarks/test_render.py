@@ -228,6 +228,44 @@ class Fakes:
         return {"minutes": minutes, "format": fmt, "commands": commands, "cpu": cpu, "consistent": fmt != "m4a",
                 "label": f"{fmt} {minutes:g} min"}
 
+    def serve_layout(self, work, minutes, stream_minutes, formats):
+        return {"minutes": minutes, "stream_minutes": stream_minutes, "formats": formats}
+
+    def serve_result(self, binary, layout, count, work):
+        pick = self.random
+
+        def sample(ok=True):
+            start = pick.randrange(44, 635_000_000)
+            return {"range": (start, start + 176399), "first": round(pick.uniform(0.001, 0.03), 4),
+                    "body_first": round(pick.uniform(0.002, 0.06), 4), "total": round(pick.uniform(0.003, 0.08), 4),
+                    "ok": ok, "problem": None if ok else f"bytes={start}-{start + 176399}: first difference at byte "
+                                                         f"{start + 6}"}
+
+        ranges = []
+        for fmt in layout["formats"]:
+            ours = [sample(not (fmt == "m4a" and index == 1)) for index in range(count)]
+            cold = sample()
+            cold["body_first"] = round(pick.uniform(0.1, 0.6), 4)
+            ranges.append({"format": fmt, "minutes": layout["minutes"], "size": 635_040_044, "failure": None,
+                           "cold": cold, "ours": ours, "floor": [sample() for _ in range(count)],
+                           "header_ok": True, "size_ok": fmt != "flac", "rss": round(pick.uniform(40, 90), 1),
+                           "problems": [item["problem"] for item in ours if not item["ok"]]
+                           + (["the WAV's size is not the oracle's 635040044 bytes"] if fmt == "flac" else []),
+                           "floor_problems": [], "notes": []})
+        streams = []
+        for server in ("ours", "nginx"):
+            one = [{"seconds": round(pick.uniform(0.5, 2), 3), "size": 105_840_044, "ok": True, "problem": None}]
+            many = [{"seconds": round(pick.uniform(3, 20), 3), "size": 105_840_044, "ok": True, "problem": None}
+                    for _ in range(16)]
+            streams.append({"server": server, "failure": None, "idle": round(pick.uniform(5, 60), 1),
+                            "one_wall": one[0]["seconds"], "one": one, "rss_one": round(pick.uniform(60, 90), 1),
+                            "wall": max(item["seconds"] for item in many), "many": many,
+                            "rss_many": round(pick.uniform(90, 250), 1), "problems": [],
+                            "notes": ["ours: stderr: a line it printed"] if server == "ours" else []})
+        return {"ranges": ranges, "streams": streams, "count": count, "floor": True, "minutes": layout["minutes"],
+                "stream_minutes": layout["stream_minutes"], "stream_formats": sorted(layout["formats"]),
+                "stream_bytes": 105_840_044}
+
 
 # ---------------------------------------------------------------- scenarios
 
@@ -249,6 +287,8 @@ SCENARIOS = {  # name: (arguments, whether BENCHMARKS.md starts as EARLIER)
     "batch-write-new-file": (["--tables", "batch", "--write"], False),
     "waveform-write-new-file": (["--tables", "waveform", "--formats", "mp3,m4a,wav", "--write"], False),
     "batch-failed-console": (["--tables", "batch", "--runs", "1"], False),
+    "serve-write-over-earlier": (["--tables", "serve", "--serve-ranges", "4", "--formats", "mp3,m4a,flac,wav", "--write"],
+                                 True),
     "error-tables": (["--tables", "reverse,bogus"], False),
     "error-write-needs-defaults": (["--tables", "jobs,reverse", "--write"], True),
     "error-encode-pairs": (["--encode-pairs", "wav:mp3"], False),
@@ -266,7 +306,7 @@ def run_new(arguments, root, work, earlier):
     from benchmarks import document, main, markdown
     from benchmarks.runner import Command
     from benchmarks.tables import batch, edit, encode, jobs, mp3_cuts, play, range as range_table, reverse, rf64, threads, video
-    from benchmarks.tables import waveform
+    from benchmarks.tables import serve, waveform
 
     fakes = Fakes(Command, encode.encode_label)
     loads = iter(LOADS)
@@ -285,6 +325,7 @@ def run_new(arguments, root, work, earlier):
         (video, "measure_video", fakes.video_row), (threads, "make_inputs", fakes.inputs),
         (threads, "measure_input", fakes.threads_row), (waveform, "make_inputs", fakes.inputs),
         (waveform, "measure_waveform", fakes.waveform_row),
+        (serve, "make_layout", fakes.serve_layout), (serve, "measure_serve", fakes.serve_result),
         (play, "measure_all", lambda binary, args, work: fakes.play_report(play.verdicts, binary, args, work)),
     ]
     return run_patched(main.main, patches, arguments, root, work, earlier)

@@ -2,7 +2,8 @@
 #   ensure_dependencies build    FFmpeg's -dev libraries, ALSA's (Linux: play's sound output) and pkg-config
 #   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle), tmux (play's keyboard test), and for
 #                                  MP3 cuts the lame CLI (inputs), mpg123 and SoX's MP3 reader (second decoders),
-#                                  GNU parallel (the batch recipes)
+#                                  GNU parallel (the batch recipes); on Linux also Chromium, its WebDriver and
+#                                  python3-venv (scripts/test-browser: serve's page in a headless browser)
 #   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time, valgrind (callgrind), and
 #                                  PulseAudio with its ALSA plugin (a null sink paces real-time play);
 #                                  lame and mp3splt (the MP3 cut peers)
@@ -27,7 +28,7 @@ ensure_debian() {
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev
                     libfreetype-dev fonts-dejavu-core)
     case "$purpose" in
-        test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel) ;;
+        test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel chromium chromium-driver python3-venv) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
         slurm) packages+=(ffmpeg slurm-wlm munge python3) ;;

@@ -699,7 +699,8 @@
   function updateTrimButton() {
     const start = parseFloat(ui.trimStart.value);
     const end = parseFloat(ui.trimEnd.value);
-    const valid = isFile() && Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end > start && start < duration();
+    const valid = isFile() && Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end > start
+      && start < duration() && end <= duration() + 0.0005;
     ui.trim.disabled = !valid || Boolean(state.trimJob);
   }
 
@@ -738,8 +739,15 @@
       setStatus('Trim: give a start before the end.', true);
       return;
     }
+    if (end > duration() + 0.0005) {
+      setStatus(`Trim: the end is after the file's end (${formatTime(duration(), 3)}).`, true);
+      return;
+    }
     const { stem, ext } = nameParts(file);
     const output = `${stem}-trim-${Date.now()}.${ext}`;
+    // An end shown rounded to the millisecond at the file's end means the end itself: sent as
+    // none, so that a rounding up past the last frame cannot fail the cut.
+    const range = end >= duration() - 0.0005 ? { start } : { start, end };
     state.trimJob = { output };
     updateTrimButton();
     ui.trimResult.hidden = true;
@@ -750,7 +758,7 @@
     try {
       started = await api('/api/jobs', {
         method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ file: file.name, operation: 'trim', output, start, end }),
+        body: JSON.stringify({ file: file.name, operation: 'trim', output, ...range }),
       });
     } catch (error) {
       state.trimJob = null;
@@ -787,8 +795,10 @@
     const d = duration();
     const start = clamp(Math.min(a, b), 0, d);
     const end = clamp(Math.max(a, b), 0, d);
-    ui.trimStart.value = start.toFixed(3);
-    ui.trimEnd.value = end.toFixed(3);
+    // Milliseconds, rounded inwards (the region never grows past what was selected); the file's
+    // end stays its end (sent as no end at all).
+    ui.trimStart.value = (Math.ceil(start * 1000 - 1e-6) / 1000).toFixed(3);
+    ui.trimEnd.value = end >= d - 1e-6 ? d.toFixed(3) : (Math.floor(end * 1000 + 1e-6) / 1000).toFixed(3);
     updateTrimButton();
     draw();
   }
