@@ -70,6 +70,22 @@ struct JobStatus: ResponseEncodable, Sendable, Equatable {
     var status: State
     /// Of the work done, 0 to 1 (1 once done).
     var fraction: Double
-    /// Why it failed ("cancelled" when asked to stop).
+    /// Why it failed ("cancelled" when asked to stop); null otherwise.
     var error: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, file, operation, output, status, fraction, error
+    }
+
+    /// Every field, `error` as null until there is one (the contract names it always).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(file, forKey: .file)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(output, forKey: .output)
+        try container.encode(status, forKey: .status)
+        try container.encode(fraction, forKey: .fraction)
+        try container.encode(error, forKey: .error)
+    }
 }

@@ -30,10 +30,10 @@ actor JobTable {
         self.unfinishedAtMost = unfinishedAtMost
     }
 
-    /// Starts `request`, or refuses it: 400 for a bad name or format, 404/403 for the file, 409
-    /// when the output exists or another job writes it, 503 when too many are unfinished.
-    func start(_ request: JobRequest) throws -> JobStatus {
-        let input = try folder.resolve(request.file)
+    /// Starts `request` on `input` (its file, resolved; `frames` long at `sampleRate`), or
+    /// refuses it: 400 for a bad name, format or range (one past the end included), 409 when the
+    /// output exists or another job writes it, 503 when too many are unfinished.
+    func start(_ request: JobRequest, input: URL, frames: Int64, sampleRate: Int) throws -> JobStatus {
         let name = request.output
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), !name.hasPrefix("."), name.count <= 255 else {
             throw HTTPError(.badRequest, message: "output: a plain file name in the output folder, like song-reversed.wav")
@@ -41,6 +41,13 @@ actor JobTable {
         let range = try request.range()
         if request.operation == .trim && range == nil {
             throw HTTPError(.badRequest, message: "trim needs start or end")
+        }
+        if let range {
+            do {
+                _ = try range.frames(atRate: sampleRate, path: request.file).within(length: frames, sampleRate: sampleRate, path: request.file)
+            } catch {
+                throw folder.answer(for: error)
+            }
         }
         let output = folder.output.appendingPathComponent(name)
         do {

@@ -70,32 +70,42 @@ struct Routes: Sendable {
         } catch {
             throw folder.answer(for: error)
         }
-        var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
+        let folder = self.folder
+        return Self.ranged(request, size: wav.size, pieceBytes: VirtualWAV.pieceBytes,
+                           headers: [.contentType: "audio/wav", .cacheControl: "no-store"]) { piece in
+            do {
+                return try await OffThread.run { try wav.bytes(piece) }
+            } catch {
+                throw folder.answer(for: error)
+            }
+        }
+    }
+
+    /// A body of `size` bytes answered whole (200) or by the one range `request` asks (206 with
+    /// `Content-Range`; 416 past the end), made piece by piece by `bytes` as the client reads:
+    /// each piece waits until the one before is taken, so memory stays at one piece.
+    static func ranged(_ request: Request, size: Int, pieceBytes: Int, headers given: HTTPFields,
+                       bytes: @escaping @Sendable (ClosedRange<Int>) async throws -> ByteBuffer) -> Response {
+        var headers = given
+        headers[.acceptRanges] = "bytes"
         let range: ClosedRange<Int>
-        switch ByteRange(header: request.headers[.range], size: wav.size) {
+        switch ByteRange(header: request.headers[.range], size: size) {
         case .unsatisfiable:
-            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(wav.size)", .acceptRanges: "bytes"])
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes"])
         case .whole:
-            range = 0...(wav.size - 1)
+            guard size > 0 else { return Response(status: .ok, headers: headers, body: .init()) }
+            range = 0...(size - 1)
         case .part(let part):
             range = part
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(wav.size)"
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
         }
-        let folder = self.folder
         let body = ResponseBody(contentLength: range.count) { writer in
             var at = range.lowerBound
             while at <= range.upperBound {
                 try Task.checkCancellation()
-                let end = min(at + VirtualWAV.pieceBytes - 1, range.upperBound)
-                let piece = at...end
-                let bytes: ByteBuffer
-                do {
-                    bytes = try await OffThread.run { try wav.bytes(piece) }
-                } catch {
-                    throw folder.answer(for: error)
-                }
-                // Suspends while the client is not reading: memory stays at one piece.
-                try await writer.write(bytes)
+                let end = min(at + pieceBytes - 1, range.upperBound)
+                // Suspends while the client is not reading.
+                try await writer.write(try await bytes(at...end))
                 at = end + 1
             }
             try await writer.finish(nil)
@@ -128,7 +138,11 @@ struct Routes: Sendable {
         } catch {
             throw HTTPError(.badRequest, message: "a job is {\"file\", \"operation\": \"reverse\"|\"convert\"|\"trim\", \"output\", \"start\"?, \"end\"?}")
         }
-        return EditedResponse(status: .accepted, response: try await jobs.start(asked))
+        let input = try folder.resolve(asked.file)
+        guard let row = await catalog.row(name: asked.file, url: input) else {
+            throw HTTPError(.badRequest, message: "\(asked.file): not audio this tool can read")
+        }
+        return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, frames: row.frames, sampleRate: row.sampleRate))
     }
 
     private func events(_ context: ServerContext) async throws -> Response {
@@ -147,30 +161,24 @@ struct Routes: Sendable {
 
     private func result(_ request: Request, _ context: ServerContext) async throws -> Response {
         let url = try await jobs.result(of: try context.parameters.require("id"))
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw HTTPError(.notFound, message: "the output is gone") }
-        let size = Int((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path), let size = attributes[.size] as? Int else {
+            throw HTTPError(.notFound, message: "the output is gone")
+        }
         let name = url.lastPathComponent
         let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? Character($0) : "_" })
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
-        let headers: HTTPFields = [.contentType: Page.mediaType(of: url), .contentLength: "\(size)",
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;,"))) ?? ascii
+        let headers: HTTPFields = [.contentType: Page.mediaType(of: url),
                                    .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"]
-        let file = SendableHandle(handle)
-        let body = ResponseBody(contentLength: size) { writer in
-            defer { try? file.handle.close() }
-            while true {
-                let data = try await OffThread.run { try file.handle.read(upToCount: 256 * 1024) ?? Data() }
-                if data.isEmpty { break }
-                try await writer.write(ByteBuffer(bytes: data))
+        // Ranges too: a browser seeks in a result it plays only when they are answered.
+        return Self.ranged(request, size: size, pieceBytes: 256 * 1024, headers: headers) { piece in
+            try await OffThread.run {
+                let handle = try FileHandle(forReadingFrom: url)
+                defer { try? handle.close() }
+                try handle.seek(toOffset: UInt64(piece.lowerBound))
+                let data = try handle.read(upToCount: piece.count) ?? Data()
+                guard data.count == piece.count else { throw HTTPError(.conflict, message: "\(name) changed while it was read") }
+                return ByteBuffer(bytes: data)
             }
-            try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
-}
-
-/// A file handle passed to the one task that reads it.
-struct SendableHandle: @unchecked Sendable {
-    // @unchecked: only the response's writer uses it, one read at a time.
-    let handle: FileHandle
-    init(_ handle: FileHandle) { self.handle = handle }
 }

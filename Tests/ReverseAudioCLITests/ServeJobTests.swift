@@ -66,6 +66,7 @@ struct ServeJobTests {
         #expect(fractions.last == 1)
         let (_, status) = try server.json("GET", "/api/jobs/\(id)")
         #expect((status as? [String: Any])?["status"] as? String == "done")
+        #expect((status as? [String: Any])?["error"] is NSNull, "error is null, not left out: \(String(describing: status))")
         let result = try server.request("GET", "/api/jobs/\(id)/result")
         #expect(result.status == 200)
         let output = try #require(job["output"] as? String)
@@ -73,6 +74,11 @@ struct ServeJobTests {
         let expected = try Self.commandOutput(command.map { $0 == "IN" ? folder.file("sub/in.flac").path : $0 }, named: output)
         #expect(result.body == expected, "\(output): \(result.body.count) bytes, the command wrote \(expected.count)")
         #expect(try Data(contentsOf: folder.file("Reversed/\(output)")) == expected)
+        // Ranges, so that a browser playing the result can seek in it.
+        let part = try server.request("GET", "/api/jobs/\(id)/result", headers: [("Range", "bytes=100-")])
+        #expect(part.status == 206 && part.body == expected.dropFirst(100) && part.headers["accept-ranges"] == "bytes")
+        #expect(part.headers["content-range"] == "bytes 100-\(expected.count - 1)/\(expected.count)")
+        #expect(try server.request("GET", "/api/jobs/\(id)/result", headers: [("Range", "bytes=\(expected.count)-")]).status == 416)
         // The output exists now: the same name again is a conflict.
         #expect(try server.json("POST", "/api/jobs", body: request).status == 409)
     }

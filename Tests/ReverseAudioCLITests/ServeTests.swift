@@ -179,6 +179,9 @@ struct ServeTests {
         #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "reverse", "output": "x.xyz"]).status == 400)
         #expect(try server.json("POST", "/api/jobs", body: ["file": "gone.wav", "operation": "reverse", "output": "x.wav"]).status == 404)
         #expect(try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "trim", "output": "x.wav"]).status == 400)
+        // Past the end (the file is 1 s): refused before any job starts, with the range's own message.
+        let past = try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "trim", "output": "x.wav", "start": 0.5, "end": 3])
+        #expect(past.status == 400 && "\(String(describing: past.value))".contains("after the end"), "\(String(describing: past.value))")
         #expect(try server.json("GET", "/api/jobs/nope").status == 404)
         #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed").path), "a refused job made the output folder")
     }

@@ -6,7 +6,7 @@
 #                                  python3-venv (scripts/test-browser: serve's page in a headless browser)
 #   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time, valgrind (callgrind), and
 #                                  PulseAudio with its ALSA plugin (a null sink paces real-time play);
-#                                  lame and mp3splt (the MP3 cut peers)
+#                                  lame and mp3splt (the MP3 cut peers), nginx (serve's static-file floor)
 #   ensure_dependencies samples  + ffmpeg and espeak-ng (to regenerate Audio Files/ and fixtures)
 #   ensure_dependencies slurm    + ffmpeg, Slurm and MUNGE, python3 (scripts/test-slurm: a one-node Slurm on localhost)
 
@@ -29,7 +29,7 @@ ensure_debian() {
                     libfreetype-dev fonts-dejavu-core)
     case "$purpose" in
         test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel chromium chromium-driver python3-venv) ;;
-        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt) ;;
+        bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt nginx-light) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
         slurm) packages+=(ffmpeg slurm-wlm munge python3) ;;
     esac

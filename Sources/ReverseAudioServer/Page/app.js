@@ -143,8 +143,8 @@
       const files = await api('/api/files');
       state.files = files;
       renderFiles(files);
+      updateControls();
       if (!files.length) setStatus('No audio files in this folder.');
-      else if (ui.status.textContent === 'Loading…') setStatus('');
     } catch (error) {
       ui.rows.replaceChildren(placeholderRow(`Could not list the files: ${error.message}`));
       setStatus(`Could not list the files: ${error.message}`, true);
@@ -892,11 +892,12 @@
     const tag = target && target.tagName;
     const typing = (tag === 'INPUT' && target.type !== 'range') || tag === 'TEXTAREA' || tag === 'SELECT' || (target && target.isContentEditable);
     if (typing) return;
-    const control = tag === 'BUTTON' || tag === 'A' || tag === 'INPUT' || tag === 'SUMMARY';
+    // Space presses a focused button or link, as everywhere (the slider has no use for it).
+    const control = tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY';
     switch (event.key) {
       case ' ':
       case 'Spacebar':
-        if (control) return;   // Space presses a focused button, as everywhere.
+        if (control) return;
         event.preventDefault();
         togglePlay();
         break;
@@ -907,7 +908,7 @@
         break;
       case 'ArrowLeft':
       case 'ArrowRight':
-        if (tag === 'INPUT') return;   // the slider moves itself
+        // On the slider too: its own step (10 ms) is too fine for a key.
         if (!state.source) return;
         event.preventDefault();
         seekBy((event.key === 'ArrowLeft' ? -1 : 1) * (event.shiftKey ? 1 : 5));
