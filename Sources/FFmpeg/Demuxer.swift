@@ -48,8 +48,13 @@ package final class Demuxer {
             allocated.pointee.pb = custom
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }
+        var options: OpaquePointer?
+        if input.isRemote {
+            for (key, value) in LocalPath.remoteOptions { av_dict_set(&options, key, value, 0) }
+        }
         // avformat_open_input frees the context itself when it fails.
-        let openResult = avformat_open_input(&opened, input.url, nil, nil)
+        let openResult = avformat_open_input(&opened, input.url, nil, &options)
+        av_dict_free(&options)
         if openResult < 0 {
             interrupt.context = nil
             throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)
@@ -104,6 +109,15 @@ package final class Demuxer {
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&owned)
     }
+
+    /// True when the input can be sought in: a file, or a server that answers byte ranges.
+    package var isSeekable: Bool {
+        guard let io = context.pointee.pb else { return false }
+        return (io.pointee.seekable & AVIO_SEEKABLE_NORMAL) != 0
+    }
+
+    /// True when the input is an `http://` or `https://` URL.
+    package var isRemote: Bool { input.isRemote }
 
     /// True when probing stopped at ``readLimit`` bytes without finding a packet: the input is junk
     /// that merely resembles a format.

@@ -12,10 +12,28 @@ enum LocalPath {
     /// or concatenation protocol. Standard input or output connected to a socket cannot be
     /// opened by name (ENXIO), so those go through FFmpeg's `pipe` protocol on the descriptor.
     static func url(for path: String) -> String {
+        if isRemote(path) { return path }
         if path == "/dev/stdout" && isSocket(STDOUT_FILENO) { return "pipe:1" }
         if path == "/dev/stdin" && isSocket(STDIN_FILENO) { return "pipe:0" }
         return "file:" + path
     }
+
+    /// True for an `http://` or `https://` URL: the only inputs that are not local paths.
+    /// Nothing else a user writes ever reaches FFmpeg as a URL (`concat:`, `subfile:`, `data:`,
+    /// `pipe:` are names of files here), and a remote input may use only the protocols below.
+    static func isRemote(_ location: String) -> Bool {
+        let lowered = location.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// The options a remote input is opened with: HTTP(S) and what it runs on, nothing else
+    /// (a redirect to `file:` or `concat:` is refused by FFmpeg); 20 s without a byte is a
+    /// failure (a cancellation is asked every few milliseconds besides, see `InterruptCheck`).
+    static let remoteOptions: [(String, String)] = [
+        ("protocol_whitelist", "http,https,tcp,tls"),
+        ("rw_timeout", "20000000"),
+        ("user_agent", "reverse-audio"),
+    ]
 
     /// Why an input could not be opened.
     enum OpenFailure: Error {
@@ -38,6 +56,7 @@ enum LocalPath {
     /// holds the process past a cancellation.
     /// - Throws: ``OpenFailure``.
     static func input(for path: String, isCancelled: @escaping () -> Bool) throws(OpenFailure) -> Input {
+        if isRemote(path) { return Input(url: path, isRemote: true) }
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return Input(url: url(for: path)) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -58,11 +77,14 @@ enum LocalPath {
     /// the demuxer that reads it.
     final class Input {
         let url: String
+        /// An `http://` or `https://` URL, read through FFmpeg's own protocols.
+        let isRemote: Bool
         private let reader: FIFOReader?
         private(set) var context: UnsafeMutablePointer<AVIOContext>?
 
-        init(url: String, reader: FIFOReader? = nil, context: UnsafeMutablePointer<AVIOContext>? = nil) {
+        init(url: String, isRemote: Bool = false, reader: FIFOReader? = nil, context: UnsafeMutablePointer<AVIOContext>? = nil) {
             self.url = url
+            self.isRemote = isRemote
             self.reader = reader
             self.context = context
         }

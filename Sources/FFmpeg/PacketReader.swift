@@ -33,7 +33,8 @@ package final class PacketReader {
             do {
                 read = try demuxer.readPacket(into: packet)
             } catch {
-                if error.isInterrupted || !endsOnReadError { throw error }
+                // From a server, a read error is the connection failing, not damage: never an end.
+                if error.isInterrupted || !endsOnReadError || demuxer.isRemote { throw error }
                 readFailure = error.message
                 return false
             }

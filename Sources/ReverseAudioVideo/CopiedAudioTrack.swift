@@ -24,7 +24,7 @@ final class CopiedAudioTrack: VideoAudioTrack {
     init(url: URL, streamIndex: Int, output: URL, isCancelled: @escaping @Sendable () -> Bool) throws {
         path = output.displayPath
         do {
-            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
+            demuxer = try Demuxer(path: url.mediaLocation, isCancelled: isCancelled)
         } catch {
             if error.isInterrupted { throw CancellationError() }
             throw ReverseAudioError.input(.notMedia(path: url.displayPath, reason: error.message))

@@ -142,7 +142,7 @@ final class GroupDecoder {
                 }
                 reader.clearFailure()
             } else {
-                let demuxer = try source.mappingErrors { try Demuxer(path: source.url.path, isCancelled: isCancelled) }
+                let demuxer = try source.mappingErrors { try Demuxer(path: source.url.mediaLocation, isCancelled: isCancelled) }
                 earlierSkips += decoding.skippedPackets
                 reader = PacketReader(demuxer: demuxer, streamIndex: source.stream.index)
                 decoding = try source.mappingErrors { try FrameDecoder(decoder: source.decoder, reader: reader) }

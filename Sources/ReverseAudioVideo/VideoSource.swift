@@ -25,7 +25,7 @@ final class VideoSource {
             throw ReverseAudioError.input(.notSeekable(path: path, reason: "a video is read from its end, so it must be a file, not a pipe"))
         }
         do {
-            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled)
+            demuxer = try Demuxer(path: url.mediaLocation, isCancelled: isCancelled)
         } catch {
             if error.isInterrupted { throw CancellationError() }
             if let errno = error.posixErrorNumber, errno == ENOENT { throw ReverseAudioError.input(.fileNotFound(path: path)) }

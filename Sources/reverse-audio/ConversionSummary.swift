@@ -6,7 +6,7 @@ enum ConversionSummary {
     static func line(_ result: ConversionResult, output: String) -> String {
         let seconds = Double(result.frames) / Double(result.format.sampleRate)
         let what = result.reversed ? "reversed" : "converted"
-        return "\(what) \(result.input.relativePath) -> \(output): \(String.seconds(seconds)), "
+        return "\(what) \(result.input.isFileURL ? result.input.relativePath : result.input.displayPath) -> \(output): \(String.seconds(seconds)), "
             + "\(result.frames) frames, \(result.format)"
     }
 

@@ -37,7 +37,7 @@ struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     func run() async throws {
         let output = try shared.output(positional: output, command: "convert")
-        let inputURL = StandardStreams.inputURL(input)
+        let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.inputURL(input) }
         let outputURL = StandardStreams.outputURL(output)
         var options = try ErrorReporting.exitingOnFailure {
             try flags.options(reverse: reverse, output: outputURL, overwrite: shared.overwrite)

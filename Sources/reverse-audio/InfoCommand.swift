@@ -29,7 +29,7 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 try result.print(text(info), jsonLine: try JSONResultOption.line(encoding: info))
             } catch {
                 ErrorReporting.printError(error)
-                if SignalCancellation.receivedSignal != nil { throw ErrorReporting.exitCode(for: error) }
+                if SignalCancellation.receivedSignal != nil || ErrorReporting.isUsageError(error) { throw ErrorReporting.exitCode(for: error) }
                 failed = true
             }
         }

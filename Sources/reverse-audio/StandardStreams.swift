@@ -1,5 +1,6 @@
 import Foundation
 import ReverseAudio
+import ReverseAudioCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,8 +16,32 @@ enum StandardStreams {
     }
 
     /// The input `argument` names, read once, in order: `convert` streams a pipe.
-    static func inputURL(_ argument: String) -> URL {
-        isStandardInput(argument) ? URL(fileURLWithPath: "/dev/stdin") : URL(fileURLWithPath: argument)
+    /// - Throws: `CommandLineError` for a URL of a scheme other than http and https.
+    static func inputURL(_ argument: String) throws -> URL {
+        isStandardInput(argument) ? URL(fileURLWithPath: "/dev/stdin") : try namedInput(argument)
+    }
+
+    /// A file's path, or an `http://` or `https://` URL (`SCHEME://…` of any other scheme is
+    /// refused: no `ftp`, `rtmp` or `concat` from a command line; `file:` names a file).
+    /// - Throws: `CommandLineError` (exit 64) for another scheme or a URL without a host.
+    static func namedInput(_ argument: String) throws -> URL {
+        guard let separator = argument.range(of: "://") else { return URL(fileURLWithPath: argument) }
+        let scheme = argument[..<separator.lowerBound]
+        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
+            return URL(fileURLWithPath: argument)
+        }
+        switch scheme.lowercased() {
+        case "http", "https":
+            guard let url = URL(string: argument), url.host?.isEmpty == false else {
+                throw CommandLineError("\(argument): not a URL this tool can read (write it as http://HOST/PATH, spaces as %20)")
+            }
+            return url
+        case "file":
+            guard let url = URL(string: argument), url.isFileURL else { throw CommandLineError("\(argument): not a file URL") }
+            return URL(fileURLWithPath: url.path)
+        default:
+            throw CommandLineError("\(scheme)://: inputs are files, - (standard input), or http:// and https:// URLs")
+        }
     }
 
     /// The input `argument` names, for a command that reads it more than once (counting, then
@@ -24,7 +49,7 @@ enum StandardStreams {
     /// unnamed temporary file that then becomes standard input. The copy has no name, so it
     /// is gone however the process ends.
     static func seekableInputURL(_ argument: String) throws -> URL {
-        guard isStandardInput(argument) else { return URL(fileURLWithPath: argument) }
+        guard isStandardInput(argument) else { return try namedInput(argument) }
         try makeStandardInputSeekable()
         return URL(fileURLWithPath: "/dev/stdin")
     }

@@ -64,7 +64,7 @@ struct VideoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     func run() async throws {
         let output = try shared.output(positional: output, command: "video")
-        let inputURL = URL(fileURLWithPath: input)
+        let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.namedInput(input) }
         let outputURL = URL(fileURLWithPath: output)
         let options = VideoOptions(boomerang: boomerang, audio: audio, quality: lossless ? .lossless : .crf(crf ?? 18),
                                    preset: preset, audioCodec: audioCodec, audioBitRate: audioBitrate?.bitsPerSecond,

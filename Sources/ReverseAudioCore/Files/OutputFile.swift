@@ -64,7 +64,7 @@ package final class OutputFile {
         self.url = url
         self.overwrite = overwrite
         let path = url.displayPath
-        for input in inputs where OutputFile.isSameFile(url, input) {
+        for input in inputs where input.isFileURL && OutputFile.isSameFile(url, input) {
             throw ReverseAudioError.output(.outputIsInput(path: path))
         }
         let resolved = try OutputFile.resolve(url)

@@ -37,7 +37,7 @@ package final class AudioInput {
         FFmpegDiagnostics.applyDefault()
         try AudioInput.checkReadableFile(at: url)
         do {
-            demuxer = try Demuxer(path: url.path, isCancelled: isCancelled, probesPictures: describesPictures)
+            demuxer = try Demuxer(path: url.mediaLocation, isCancelled: isCancelled, probesPictures: describesPictures)
         } catch {
             if error.isInterrupted { throw CancellationError() }
             if !isSeekable && (error.isEndOfFile || error.isInvalidData || error.posixErrorNumber == EINVAL) {
@@ -45,6 +45,9 @@ package final class AudioInput {
                 throw ReverseAudioError.input(.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)"))
             }
             throw AudioInput.openingError(error, path: path)
+        }
+        if demuxer.isRemote && !demuxer.isSeekable {
+            throw ReverseAudioError.input(.notSeekable(path: path, reason: "the server does not answer byte ranges, which reading it needs; download it first"))
         }
         do {
             streamIndex = try demuxer.bestAudioStreamIndex()
@@ -173,6 +176,8 @@ package final class AudioInput {
     /// Accepts regular files, and pipes (a FIFO, or standard input when it is one), which are
     /// read once, in order.
     package static func checkReadableFile(at url: URL) throws {
+        // A URL is checked by opening it: what the server answers is the error.
+        guard !url.isRemote else { return }
         let path = url.displayPath
         var status = stat()
         guard stat(url.path, &status) == 0 else {
@@ -205,8 +210,10 @@ package final class AudioInput {
         return isatty(descriptor) == 1
     }
 
-    /// True when `url` is a regular file, which can be read again and sought in; a pipe cannot.
+    /// True when `url` is a regular file, which can be read again and sought in (a pipe cannot),
+    /// or a URL: one whose server does not answer byte ranges is refused when it is opened.
     package static func isSeekableFile(_ url: URL) -> Bool {
+        if url.isRemote { return true }
         var status = stat()
         return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
