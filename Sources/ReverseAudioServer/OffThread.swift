@@ -4,7 +4,7 @@ import Dispatch
 /// cooperative pool that answers requests: a decode that waits on the disk must not hold up
 /// every other client.
 enum OffThread {
-    private static let queue = DispatchQueue(label: "reverse-audio.serve.decode", attributes: .concurrent)
+    fileprivate static let queue = DispatchQueue(label: "reverse-audio.serve.decode", attributes: .concurrent)
 
     /// `work`'s result, computed on the decoding queue.
     static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
@@ -18,7 +18,7 @@ extension OffThread {
     /// `work`'s result, computed on the decoding queue (work that cannot fail).
     static func runNonThrowing<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+            queue.async { continuation.resume(returning: work()) }
         }
     }
 }
