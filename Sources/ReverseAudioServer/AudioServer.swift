@@ -11,8 +11,11 @@ import ServiceLifecycle
 /// - `GET /api/files/{name}/audio[?direction=reverse]`: the file decoded, forwards or backwards,
 ///   as a virtual 16-bit WAV answering byte ranges (``VirtualWAV``).
 /// - `GET /api/files/{name}/waveform.json|.dat?samples-per-pixel=N`: `waveform`'s data.
+/// - `POST /api/uploads[?name=FILE]`: a file (the body, or a multipart form's file field) kept
+///   for the jobs (``UploadStore``).
 /// - `POST /api/jobs`, `GET /api/jobs/{id}`, `GET /api/jobs/{id}/events`, `DELETE
-///   /api/jobs/{id}`, `GET /api/jobs/{id}/result`: reverse, convert and trim jobs.
+///   /api/jobs/{id}`, `GET /api/jobs/{id}/result`: reverse, convert, trim, reverse-video and
+///   boomerang jobs on a file, an upload or an allowed URL.
 /// - `/`, `/app.js`, `/style.css`: the page, embedded in the binary.
 ///
 /// `{name}` is a name as the list gives it, URL-encoded as one path segment.
@@ -29,13 +32,23 @@ package struct AudioServer: Sendable {
         package var port: Int
         /// The token every request must carry; required for any host but loopback.
         package var token: String?
+        /// Bytes an upload may hold.
+        package var uploadLimit: Int
+        /// Seconds an upload is kept after its last byte.
+        package var uploadMaximumAge: TimeInterval
+        /// The hosts a job's `url` may name; none unless given (the server is no open proxy).
+        package var urlHosts: [String]
 
-        package init(folder: URL, output: URL? = nil, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil) {
+        package init(folder: URL, output: URL? = nil, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+                     uploadLimit: Int = 2 << 30, uploadMaximumAge: TimeInterval = 3600, urlHosts: [String] = []) {
             self.folder = folder
             self.output = output ?? folder.appendingPathComponent("Reversed")
             self.host = host
             self.port = port
             self.token = token
+            self.uploadLimit = uploadLimit
+            self.uploadMaximumAge = uploadMaximumAge
+            self.urlHosts = urlHosts
         }
     }
 
@@ -65,7 +78,18 @@ package struct AudioServer: Sendable {
         let token = settings.token
         let boundPort = PortBox()
         router.add(middleware: LateGuard(settings: settings, port: boundPort))
-        Routes(folder: folder, jobs: jobs, files: OpenFiles(), catalog: FileCatalog()).add(to: router)
+        let uploads = UploadStore(output: settings.output, limit: settings.uploadLimit, maximumAge: settings.uploadMaximumAge)
+        Routes(folder: folder, jobs: jobs, files: OpenFiles(), catalog: FileCatalog(), uploads: uploads,
+               urlHosts: Set(settings.urlHosts.map { $0.lowercased() })).add(to: router)
+        // Old uploads go at the start and then as they age (checked a few times per age, at most a minute apart).
+        let sweepEvery = min(60, max(1, settings.uploadMaximumAge / 4))
+        let sweeper = Task {
+            while !Task.isCancelled {
+                await OffThread.runNonThrowing { uploads.removeExpired() }
+                try? await Task.sleep(for: .seconds(sweepEvery))
+            }
+        }
+        defer { sweeper.cancel() }
         var logger = Logger(label: "reverse-audio.serve")
         logger.logLevel = .critical
         let app = Application(

@@ -2,11 +2,15 @@ import Foundation
 import Hummingbird
 import ReverseAudio
 
-/// What `POST /api/jobs` asks: `{"file", "operation", "output", "start"?, "end"?}`.
+/// What `POST /api/jobs` asks: `{"file" | "upload" | "url", "operation", "output", "start"?,
+/// "end"?, "crf"?}`.
 ///
-/// `file` is a name as `GET /api/files` gives it; `output` a plain file name (no folder) in the
-/// output folder, whose extension picks the format; `start` and `end` are seconds (a number) or
-/// any time the command line takes ("1:02.5", "66150s"), for trim or a part of the others.
+/// The input is one of: `file`, a name as `GET /api/files` gives it; `upload`, a name as
+/// `POST /api/uploads` answered it; `url`, an `http(s)://` address on a host `serve
+/// --allow-url-hosts` names. `output` is a plain file name (no folder) in the output folder,
+/// whose extension picks the format; `start` and `end` are seconds (a number) or any time the
+/// command line takes ("1:02.5", "66150s"), for trim or a part of the audio jobs; `crf` is the
+/// video jobs' x264 quality (0 lossless to 51; 18 unless given).
 struct JobRequest: Decodable, Sendable {
     /// The jobs there are: the same library operations as the commands of the same names.
     enum Operation: String, Decodable, Sendable {
@@ -16,13 +20,47 @@ struct JobRequest: Decodable, Sendable {
         case convert
         /// `trim`: the exact cut, in the file's own format unless the extension names another.
         case trim
+        /// `video`: the video reversed (H.264, the audio reversed), `.mp4`, `.mov` or `.mkv`.
+        case reverseVideo = "reverse-video"
+        /// `video --boomerang`: forwards, then reversed.
+        case boomerang
+
+        /// True for the jobs of the `video` command.
+        var isVideo: Bool { self == .reverseVideo || self == .boomerang }
     }
 
-    let file: String
+    /// Where the input comes from.
+    enum Input: Sendable {
+        case file(String)
+        case upload(String)
+        case url(String)
+
+        /// How the job's status names it.
+        var name: String {
+            switch self {
+            case .file(let name), .upload(let name), .url(let name): return name
+            }
+        }
+    }
+
+    let file: String?
+    let upload: String?
+    let url: String?
     let operation: Operation
     let output: String
     let start: TimeText?
     let end: TimeText?
+    let crf: Double?
+
+    /// The one input the request names, or 400.
+    func input() throws -> Input {
+        switch (file, upload, url) {
+        case (let name?, nil, nil): return .file(name)
+        case (nil, let name?, nil): return .upload(name)
+        case (nil, nil, let address?): return .url(address)
+        default: throw HTTPError(.badRequest, message: "a job names one input: \"file\", \"upload\" or \"url\"")
+        }
+    }
 
     /// A time given as seconds or as text.
     struct TimeText: Decodable, Sendable {

@@ -30,10 +30,17 @@ actor JobTable {
         self.unfinishedAtMost = unfinishedAtMost
     }
 
-    /// Starts `request` on `input` (its file, resolved; `frames` long at `sampleRate`), or
-    /// refuses it: 400 for a bad name, format or range (one past the end included), 409 when the
-    /// output exists or another job writes it, 503 when too many are unfinished.
-    func start(_ request: JobRequest, input: URL, frames: Int64, sampleRate: Int) throws -> JobStatus {
+    /// The length of an audio job's input, which a range is checked against.
+    struct AudioLength: Sendable {
+        let frames: Int64
+        let sampleRate: Int
+    }
+
+    /// Starts `request` on `input` (its file or address, resolved; named `inputName`; `length`
+    /// long when it is audio), or refuses it: 400 for a bad name, format, setting or range (one
+    /// past the end included), 409 when the output exists or another job writes it, 503 when
+    /// too many are unfinished.
+    func start(_ request: JobRequest, input: URL, inputName: String, length: AudioLength?) throws -> JobStatus {
         let name = request.output
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), !name.hasPrefix("."), name.count <= 255 else {
             throw HTTPError(.badRequest, message: "output: a plain file name in the output folder, like song-reversed.wav")
@@ -42,16 +49,27 @@ actor JobTable {
         if request.operation == .trim && range == nil {
             throw HTTPError(.badRequest, message: "trim needs start or end")
         }
-        if let range {
+        if request.operation.isVideo && range != nil {
+            throw HTTPError(.badRequest, message: "\(request.operation.rawValue) takes the whole video: no start or end")
+        }
+        if let crf = request.crf, !request.operation.isVideo || !(0...51).contains(crf) {
+            throw HTTPError(.badRequest, message: "crf: 0 to 51, for the video jobs only")
+        }
+        if let range, let length {
             do {
-                _ = try range.frames(atRate: sampleRate, path: request.file).within(length: frames, sampleRate: sampleRate, path: request.file)
+                _ = try range.frames(atRate: length.sampleRate, path: inputName)
+                    .within(length: length.frames, sampleRate: length.sampleRate, path: inputName)
             } catch {
                 throw folder.answer(for: error)
             }
         }
         let output = folder.output.appendingPathComponent(name)
         do {
-            _ = try OutputFormat.forFile(output)
+            if request.operation.isVideo {
+                _ = try VideoContainer.forFile(output)
+            } else {
+                _ = try OutputFormat.forFile(output)
+            }
         } catch {
             throw folder.answer(for: error)
         }
@@ -71,7 +89,7 @@ actor JobTable {
         }
         let id = "\(nextNumber)-\(UUID().uuidString.prefix(8).lowercased())"
         nextNumber += 1
-        let status = JobStatus(id: id, file: request.file, operation: request.operation.rawValue, output: name,
+        let status = JobStatus(id: id, file: inputName, operation: request.operation.rawValue, output: name,
                                status: .running, fraction: 0, error: nil)
         jobs[id] = Entry(status: status, url: output)
         let task = Task { [folder] in
@@ -80,7 +98,7 @@ actor JobTable {
             let progress: ProgressHandler = { fraction in Task { await self.update(id, fraction: fraction) } }
             do {
                 try Task.checkCancellation()
-                try await Self.run(request.operation, input: input, output: output, range: range, progress: progress)
+                try await Self.run(request, input: input, output: output, range: range, progress: progress)
                 self.finish(id, error: nil)
             } catch is CancellationError {
                 self.finish(id, error: "cancelled")
@@ -93,17 +111,20 @@ actor JobTable {
     }
 
     /// The operation itself, through the library as the command line calls it.
-    private static func run(_ operation: JobRequest.Operation, input: URL, output: URL, range: TimeRange?,
+    private static func run(_ request: JobRequest, input: URL, output: URL, range: TimeRange?,
                             progress: @escaping ProgressHandler) async throws {
-        switch operation {
+        switch request.operation {
         case .reverse, .convert:
-            var options = ConversionOptions(reverse: operation == .reverse)
+            var options = ConversionOptions(reverse: request.operation == .reverse)
             options.range = range
             _ = try await AudioConverter.convert(input, to: output, options: options, progress: progress)
         case .trim:
             var composition = Composition(pieces: [.file(input, range: range)])
             composition.progress = progress
             _ = try await composition.write(to: output)
+        case .reverseVideo, .boomerang:
+            let options = VideoOptions(boomerang: request.operation == .boomerang, quality: .crf(request.crf ?? 18))
+            _ = try await VideoReverser.reverse(input, to: output, options: options, progress: progress)
         }
     }
 

@@ -89,8 +89,11 @@ package struct MediaFolder: Sendable {
         }
     }
 
-    /// `text` with the folder's own path taken out (error messages name files relative to it).
+    /// `text` with the server's own paths taken out: files in the folder named relative to it,
+    /// uploads by their upload names, outputs by their names in the output folder.
     package func relative(_ text: String) -> String {
-        text.replacingOccurrences(of: rootPath + "/", with: "").replacingOccurrences(of: root.path + "/", with: "")
+        let uploads = output.appendingPathComponent(UploadStore.folderName)
+        let prefixes = [uploads.path, uploads.displayPath, output.path, output.displayPath, rootPath, root.path]
+        return prefixes.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
     }
 }

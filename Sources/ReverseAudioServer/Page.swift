@@ -35,6 +35,9 @@ enum Page {
         case "opus": return "audio/ogg"
         case "webm": return "audio/webm"
         case "aiff", "aif": return "audio/aiff"
+        case "mp4", "m4v": return "video/mp4"
+        case "mov": return "video/quicktime"
+        case "mkv": return "video/x-matroska"
         default: return "application/octet-stream"
         }
     }

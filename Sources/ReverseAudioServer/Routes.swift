@@ -9,6 +9,9 @@ struct Routes: Sendable {
     let jobs: JobTable
     let files: OpenFiles
     let catalog: FileCatalog
+    let uploads: UploadStore
+    /// The hosts a job's `url` may name (`serve --allow-url-hosts`), lowercased; none by default.
+    let urlHosts: Set<String>
 
     func add(to router: Router<ServerContext>) {
         router.get("/") { _, _ in Page.response(for: "index.html") }
@@ -18,6 +21,7 @@ struct Routes: Sendable {
         router.get("/api/files/{name}/audio") { request, context in try await audio(request, context) }
         router.get("/api/files/{name}/waveform.json") { request, context in try await waveform(request, context, .json) }
         router.get("/api/files/{name}/waveform.dat") { request, context in try await waveform(request, context, .dat) }
+        router.post("/api/uploads") { request, _ in EditedResponse(status: .created, response: try await uploads.receive(request)) }
         router.post("/api/jobs") { request, context in try await startJob(request, context) }
         router.get("/api/jobs/{id}") { _, context in try await jobs.status(of: try context.parameters.require("id")) }
         router.delete("/api/jobs/{id}") { _, context in try await jobs.cancel(try context.parameters.require("id")) }
@@ -136,13 +140,47 @@ struct Routes: Sendable {
         } catch let error as any HTTPResponseError {
             throw error  // a body over the limit (413)
         } catch {
-            throw HTTPError(.badRequest, message: "a job is {\"file\", \"operation\": \"reverse\"|\"convert\"|\"trim\", \"output\", \"start\"?, \"end\"?}")
+            throw HTTPError(.badRequest, message: "a job is {\"file\"|\"upload\"|\"url\", \"operation\": \"reverse\"|\"convert\"|\"trim\"|\"reverse-video\"|\"boomerang\", \"output\", \"start\"?, \"end\"?, \"crf\"?}")
         }
-        let input = try folder.resolve(asked.file)
-        guard let row = await catalog.row(name: asked.file, url: input) else {
-            throw HTTPError(.badRequest, message: "\(asked.file): not audio this tool can read")
+        let source = try asked.input()
+        let input: URL
+        switch source {
+        case .file(let name): input = try folder.resolve(name)
+        case .upload(let name): input = try uploads.resolve(name)
+        case .url(let address): input = try remote(address)
         }
-        return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, frames: row.frames, sampleRate: row.sampleRate))
+        var length: JobTable.AudioLength?
+        if !asked.operation.isVideo {
+            if case .file(let name) = source {
+                guard let row = await catalog.row(name: name, url: input) else {
+                    throw HTTPError(.badRequest, message: "\(name): not audio this tool can read")
+                }
+                length = .init(frames: row.frames, sampleRate: row.sampleRate)
+            } else {
+                let info: AudioInfo
+                do {
+                    info = try await OffThread.run { try AudioInfo.read(from: input) }
+                } catch {
+                    throw folder.answer(for: error)
+                }
+                length = info.frames.map { .init(frames: $0, sampleRate: info.sampleRate) }
+            }
+        }
+        return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, inputName: source.name, length: length))
+    }
+
+    /// A job's `url`, accepted only for `http`/`https` on a host `--allow-url-hosts` names (so
+    /// the server fetches nothing else on a page's behalf).
+    private func remote(_ address: String) throws -> URL {
+        guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host?.lowercased(), !host.isEmpty else {
+            throw HTTPError(.badRequest, message: "url: an http:// or https:// address")
+        }
+        guard urlHosts.contains(host) else {
+            let allowed = urlHosts.isEmpty ? "none is (serve --allow-url-hosts H1,H2 names them)" : "only \(urlHosts.sorted().joined(separator: ", ")) are"
+            throw HTTPError(.forbidden, message: "url: \(host) is not a host this server fetches from; \(allowed)")
+        }
+        return url
     }
 
     private func events(_ context: ServerContext) async throws -> Response {

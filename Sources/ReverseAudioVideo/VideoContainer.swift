@@ -3,11 +3,11 @@ import ReverseAudioCore
 import ReverseAudioFFmpeg
 
 /// The file format a reversed video is written in, chosen by the output's extension.
-enum VideoContainer: String, CaseIterable {
+package enum VideoContainer: String, CaseIterable {
     case mp4, mov, mkv
 
     /// The container for `url`'s extension (any case), or an error naming the ones we write.
-    static func forFile(_ url: URL) throws -> VideoContainer {
+    package static func forFile(_ url: URL) throws -> VideoContainer {
         switch url.pathExtension.lowercased() {
         case "mp4", "m4v": return .mp4
         case "mov", "qt": return .mov

@@ -40,6 +40,13 @@ public enum VideoReverser {
         }
     }
 
+    /// Opens `input` as ``reverse(_:to:options:progress:)`` would (a video stream that can be
+    /// decoded), without reading further: what `serve` asks of an uploaded clip.
+    /// - Throws: ``ReverseAudioError`` naming the file and what is wrong with it.
+    package static func check(_ input: URL) throws {
+        _ = try VideoSource(url: input, isCancelled: { false })
+    }
+
     /// The blocking form of ``reverse(_:to:options:progress:)``: runs on the calling thread and
     /// stops with `CancellationError` once `cancellation` is cancelled.
     /// - Parameters:

@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         "reverse-audio serve \"Audio Files\"                 # http://127.0.0.1:8080/",
         "reverse-audio serve Music -o Out --port 0          # a free port, printed",
         "reverse-audio serve Music --host 0.0.0.0 --token s3cret   # other machines, with the token",
+        "reverse-audio serve Music --allow-url-hosts media.example.org   # jobs may read URLs there",
     ]
 
     @Argument(help: "The folder whose audio files are served.", completion: .directory)
@@ -33,10 +34,33 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @Option(help: "A token every request must carry (in the printed URL, then a cookie); required with --host.")
     var token: String?
 
+    @Option(help: "The most an upload may hold, in MiB.")
+    var uploadLimit: Int = 2048
+
+    @Option(help: "Minutes an upload is kept after it arrives (then removed; 0.5 is half a minute).")
+    var keepUploads: Double = 60
+
+    @Option(help: ArgumentHelp("Hosts whose http(s) URLs jobs may read, comma-separated (none unless given: the server fetches nothing else).",
+                               valueName: "H1,H2"))
+    var allowURLHosts: String?
+
     @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
+        guard (1...(1 << 30)).contains(uploadLimit) else { throw ValidationError("--upload-limit is in MiB, 1 or more, not \(uploadLimit)") }
+        guard keepUploads > 0, keepUploads <= 525_600 else {
+            throw ValidationError("--keep-uploads is in minutes, more than 0 and at most 525600 (a year), not \(keepUploads)")
+        }
+        for host in urlHosts where host.isEmpty || host.contains("/") || host.contains(":") && !host.hasPrefix("[") {
+            throw ValidationError("--allow-url-hosts takes host names, like media.example.org,cdn.example.org, not \"\(host)\"")
+        }
+    }
+
+    /// The hosts of --allow-url-hosts, lowercased.
+    private var urlHosts: [String] {
+        (allowURLHosts ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { _ in allowURLHosts != nil }
     }
 
     func run() async throws {
@@ -44,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         let server: AudioServer
         do {
             server = try AudioServer(.init(folder: folderURL, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                           host: host, port: port, token: token))
+                                           host: host, port: port, token: token, uploadLimit: uploadLimit << 20,
+                                           uploadMaximumAge: keepUploads * 60, urlHosts: urlHosts))
         } catch let error as ServerError {
             Console.error("reverse-audio: error: \(error.description)")
             // Settings that cannot work together are a usage error, as the parser's own are (64).

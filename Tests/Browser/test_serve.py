@@ -9,10 +9,11 @@ the direction mid-play lands on the mirrored moment (t <-> duration - t), and so
 Prints one "ok - NAME" or "not ok - NAME: REASON" line per check (the script counts them);
 exits 1 when any failed.
 
-    python3 Tests/Browser/test_serve.py --url http://127.0.0.1:PORT/ --media DIR --work DIR [--screenshot PNG]
+    python3 Tests/Browser/test_serve.py --url http://127.0.0.1:PORT/ --media DIR --output DIR --work DIR [--screenshot PNG]
 """
 
 import argparse
+import base64
 import json
 import os
 import struct
@@ -93,6 +94,25 @@ def probe(path):
     return json.loads(output)["streams"][0]
 
 
+def frame_hashes(path):
+    """The MD5 of each decoded picture of the video stream, in order (ffmpeg's framemd5)."""
+    output = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map", "0:v:0", "-f", "framemd5", "-"],
+                            check=True, capture_output=True, text=True).stdout
+    return [line.rsplit(",", 1)[1].strip() for line in output.splitlines() if line and not line.startswith("#")]
+
+
+def media_duration(path):
+    """The container's duration in seconds, as ffprobe says (decoding to the end when it states none)."""
+    output = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    if output and output != "N/A":
+        return float(output)
+    output = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time,duration_time",
+                             "-of", "csv=p=0", str(path)], check=True, capture_output=True, text=True).stdout
+    times = [float(line.split(",")[0]) for line in output.splitlines() if line and line.split(",")[0] not in ("", "N/A")]
+    return max(times) - min(times)
+
+
 def first_difference(a, b):
     for index, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -106,13 +126,15 @@ def same_pcm(got, expected, what):
 
 
 class Page:
-    def __init__(self, url, media, work, screenshot):
+    def __init__(self, url, media, output, work, screenshot):
         self.url = url if url.endswith("/") else url + "/"
         parts = urllib.parse.urlsplit(self.url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.media = media
         self.work = work
+        self.output = output
         self.screenshot = screenshot
+        self.camera_screenshot = os.path.join(os.path.dirname(screenshot) or ".", "serve-camera.png")
         self.downloads = os.path.join(work, "downloads")
         os.makedirs(self.downloads, exist_ok=True)
         self.files = {}
@@ -123,7 +145,10 @@ class Page:
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800",
                          "--force-device-scale-factor=1", "--hide-scrollbars", "--mute-audio",
-                         "--force-color-profile=srgb", "--lang=en-US"]:
+                         "--force-color-profile=srgb", "--lang=en-US",
+                         # A camera and a microphone for the Record test: Chromium's own test
+                         # pattern and beeps, allowed without asking.
+                         "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {
             "download.default_directory": self.downloads,
@@ -237,6 +262,35 @@ class Page:
         self.results[name] = urllib.parse.unquote(raw.split("/")[3])
         self.button(row, "Play result")
         return link, href
+
+    def drop(self, path, name, text=None):
+        """Drops a file (the bytes of `path`, or `text`) named `name` on the drop zone, as a
+        user's drag from the desktop does; the results entry it makes."""
+        data = open(path, "rb").read() if path else text.encode()
+        before = len(self.driver.find_elements(By.CSS_SELECTOR, "#results li"))
+        self.js("""
+            const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([bytes], arguments[1]));
+            const zone = document.getElementById('drop-zone');
+            for (const type of ['dragenter', 'dragover', 'drop']) {
+                zone.dispatchEvent(new DragEvent(type, {dataTransfer: transfer, bubbles: true, cancelable: true}));
+            }""", base64.b64encode(data).decode(), name)
+        return wait_for(lambda: (lambda items: items[0] if len(items) > before else None)(
+            self.driver.find_elements(By.CSS_SELECTOR, "#results li")), 10, f"an entry for {name}")
+
+    def result_link(self, entry, what, timeout=60):
+        """The Download link of a results entry once its job is done (the entry's text if it failed)."""
+        def done():
+            state = entry.get_attribute("data-state")
+            assert state != "failed", f"{what} failed: {entry.text!r}"
+            return state == "done"
+        wait_for(done, timeout, f"{what} to be done")
+        link = [a for a in entry.find_elements(By.CSS_SELECTOR, "a[download]") if a.text.strip() == "Download"]
+        assert link, f"{what}: no Download link"
+        raw = self.js("return arguments[0].getAttribute('href')", link[0])
+        assert raw.startswith("/api/jobs/") and raw.endswith("/result"), f"the link's href is {raw!r}"
+        return raw
 
     def run(self):
         driver = self.driver
@@ -526,6 +580,83 @@ class Page:
                     unnamed.append(element.get_attribute("outerHTML")[:80])
             assert not unnamed, f"no accessible name: {unnamed}"
 
+        @check("a file dropped on the drop zone is uploaded, reversed and handed back: equal to areverse")
+        def _():
+            driver.get(self.url)
+            wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "tr[data-name]")) == 3, 10, "three rows")
+            entry = self.drop(os.path.join(self.media, FLAC), "dropped tone.flac")
+            href = self.result_link(entry, "dropped tone.flac")
+            named = entry.find_element(By.CSS_SELECTOR, "a[download]").get_attribute("download")
+            assert "dropped tone" in named and named.endswith("-reversed.flac"), f"the result is named {named!r}"
+            downloaded = os.path.join(self.work, "dropped-result.flac")
+            with open(downloaded, "wb") as file:
+                file.write(self.get(href)[2])
+            assert probe(downloaded)["codec_name"] == "flac", "the result of a FLAC upload is not FLAC"
+            same_pcm(pcm(downloaded), pcm(os.path.join(self.media, FLAC), "areverse"), "the dropped file reversed")
+
+        @check("the file picker uploads the same way (a multipart form): a WAV comes back reversed, equal to areverse")
+        def _():
+            before = len(driver.find_elements(By.CSS_SELECTOR, "#results li"))
+            driver.find_element(By.ID, "upload-file").send_keys(os.path.join(self.media, NESTED))
+            entry = wait_for(lambda: (lambda items: items[0] if len(items) > before else None)(
+                driver.find_elements(By.CSS_SELECTOR, "#results li")), 10, "a new entry in the results")
+            href = self.result_link(entry, "the picked WAV")
+            downloaded = os.path.join(self.work, "picked-result.wav")
+            with open(downloaded, "wb") as file:
+                file.write(self.get(href)[2])
+            same_pcm(pcm(downloaded), pcm(os.path.join(self.media, NESTED), "areverse"), "the picked file reversed")
+
+        @check("a file that is not media shows the server's reason, and nothing of it is kept")
+        def _():
+            uploads = os.path.join(self.output, ".uploads")
+            kept = sorted(os.listdir(uploads))
+            entry = self.drop(None, "notes.mp3", text="these are words, not sound\n" * 50)
+            wait_for(lambda: entry.get_attribute("data-state") == "failed", 20, "the entry to fail")
+            text = entry.text
+            assert "not audio or video" in text, f"the entry says {text!r}"
+            assert sorted(os.listdir(uploads)) == kept, f"the uploads folder changed: {sorted(os.listdir(uploads))}"
+
+        @check("the camera: Record 3 s, Stop, and the boomerang comes back: the recording's frames, then reversed (lossless)")
+        def _():
+            uploads = os.path.join(self.output, ".uploads")
+            driver.find_element(By.ID, "camera-mode").send_keys("Boomerang")
+            lossless = driver.find_element(By.ID, "camera-lossless")
+            if not lossless.is_selected():
+                lossless.click()
+            before = len(driver.find_elements(By.CSS_SELECTOR, "#results li"))
+            driver.find_element(By.ID, "record").click()
+            wait_for(lambda: self.js("const v = document.getElementById('camera-preview');"
+                                     "return v.srcObject !== null && v.videoWidth > 0"), 10, "the camera's live preview")
+            wait_for(lambda: float(driver.find_element(By.ID, "camera-time").text.split()[1]) >= 3.0
+                     if driver.find_element(By.ID, "camera-time").text.startswith("Recording") else False,
+                     10, "3 s of recording", interval=0.02)
+            driver.find_element(By.ID, "stop").click()
+            entry = wait_for(lambda: (lambda items: items[0] if len(items) > before else None)(
+                driver.find_elements(By.CSS_SELECTOR, "#results li")), 10, "the recording's entry")
+            href = self.result_link(entry, "the boomerang", timeout=120)
+            video = wait_for(lambda: entry.find_elements(By.CSS_SELECTOR, "video.clip"), 5, "a <video> with the result")[0]
+            wait_for(lambda: self.js("return arguments[0].readyState >= 1 && arguments[0].duration > 0", video), 20, "the result's metadata")
+            shown = self.js("return arguments[0].duration", video)
+            recordings = [name for name in os.listdir(uploads) if name.split("-", 1)[-1].startswith("camera-")]
+            assert len(recordings) == 1, f"the uploads hold {recordings}"
+            recording = os.path.join(uploads, recordings[0])
+            result = os.path.join(self.work, "boomerang.mp4")
+            with open(result, "wb") as file:
+                file.write(self.get(href)[2])
+            clip, back = frame_hashes(recording), frame_hashes(result)
+            assert len(clip) >= 30, f"the recording has {len(clip)} frames"
+            expected = clip + clip[-2::-1]
+            assert len(back) == len(expected), f"the boomerang has {len(back)} frames; the recording's {len(clip)} make {len(expected)}"
+            first = first_difference(back, expected)
+            assert back == expected, f"frame {first} of the boomerang is not the recording's frame (forwards then reversed)"
+            recorded = media_duration(recording)
+            assert 1.8 * recorded <= shown <= 2.2 * recorded, f"the page shows {shown:.2f} s; the recording is {recorded:.2f} s"
+            # The picture of the README's upload and camera section.
+            self.js("document.getElementById('bring-heading').scrollIntoView(); document.activeElement && document.activeElement.blur()")
+            self.js("arguments[0].currentTime = arguments[0].duration / 2", video)
+            time.sleep(0.5)
+            driver.save_screenshot(self.camera_screenshot)
+
         @check("a screenshot: 1280x800, a file playing backwards in a loop")
         def _():
             self.button(self.row(FLAC), "Play").click()
@@ -559,7 +690,9 @@ class Page:
                 entries = driver.get_log("browser")
             except (WebDriverException, AttributeError) as error:
                 raise AssertionError(f"the console could not be read: {error}")
-            severe = [entry["message"] for entry in entries if entry.get("level") == "SEVERE"]
+            # The non-media upload's 415 is the answer that check asked for.
+            severe = [entry["message"] for entry in entries if entry.get("level") == "SEVERE"
+                      and not ("/api/uploads" in entry["message"] and "(Unsupported Media Type)" in entry["message"])]
             assert not severe, f"console errors: {severe}"
 
     def close(self):
@@ -573,11 +706,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", required=True)
     parser.add_argument("--media", required=True)
+    parser.add_argument("--output", required=True, help="the server's output folder (its uploads are inside)")
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot", default=os.path.join(".build-selenium", "serve.png"))
     arguments = parser.parse_args()
     try:
-        page = Page(arguments.url, arguments.media, arguments.work, arguments.screenshot)
+        page = Page(arguments.url, arguments.media, arguments.output, arguments.work, arguments.screenshot)
     except Exception as error:
         traceback.print_exc(file=sys.stdout)
         report("start headless Chromium", error)

@@ -23,7 +23,9 @@ import TestSupport
     @Test("--lossless: the output's pictures are the input's in reverse order, each lasting as long as the one it shows",
           arguments: [("h264-30fps-bframes-aac.mp4", "mp4"), ("h264-25fps-51aac.mov", "mov"), ("h264-vfr-pcm.mkv", "mkv"),
                       ("h264-gop250-noaudio.mp4", "mkv"), ("h264-opengop.mkv", "mp4"), ("h264-rotate90.mp4", "mov"),
-                      ("h264-editlist.mp4", "mp4")])
+                      ("h264-editlist.mp4", "mp4"),
+                      // What browsers record: live WebM (no cues, no duration) and fragmented MP4.
+                      ("vp8-live-opus.webm", "mp4"), ("vp9-live-opus.webm", "mkv"), ("h264-fragmented-aac.mp4", "mov")])
     func losslessReversal(_ fixture: String, _ container: String) throws {
         let input = Fixtures.video(fixture)
         let directory = try TemporaryDirectory()
@@ -41,7 +43,8 @@ import TestSupport
     }
 
     @Test("--boomerang: 2n−1 pictures, forwards then backwards, the turn picture once, times continuing",
-          arguments: ["h264-30fps-bframes-aac.mp4", "h264-vfr-pcm.mkv", "h264-opengop.mkv"])
+          arguments: ["h264-30fps-bframes-aac.mp4", "h264-vfr-pcm.mkv", "h264-opengop.mkv",
+                      "vp8-live-opus.webm", "vp9-live-opus.webm", "h264-fragmented-aac.mp4"])
     func boomerang(_ fixture: String) throws {
         let input = Fixtures.video(fixture)
         let directory = try TemporaryDirectory()

@@ -1,6 +1,8 @@
 // The page of `reverse-audio serve`: the folder's files, a player that plays any of them forwards
 // or backwards (the server's virtual WAVs in one <audio> element), its waveform, loop points,
-// and reverse and trim jobs. Plain JavaScript, no build step; it uses the JSON API alone.
+// reverse and trim jobs, and the user's own files: uploaded (drop zone, file picker) or recorded
+// from the camera, reversed or made a boomerang, and handed back. Plain JavaScript, no build
+// step; it uses the JSON API alone.
 'use strict';
 
 (() => {
@@ -15,6 +17,9 @@
     trimForm: $('trim-form'), trimStart: $('trim-start'), trimEnd: $('trim-end'), trim: $('trim'),
     trimProgress: $('trim-progress'), trimResult: $('trim-result'), trimHint: $('trim-hint'),
     refresh: $('refresh'),
+    uploadForm: $('upload-form'), uploadFile: $('upload-file'), dropZone: $('drop-zone'), uploadVideo: $('upload-video'),
+    results: $('results'), preview: $('camera-preview'), record: $('record'), stop: $('stop'),
+    cameraMode: $('camera-mode'), cameraLossless: $('camera-lossless'), cameraTime: $('camera-time'),
   };
 
   const FORWARDS = 'forwards';
@@ -285,6 +290,188 @@
       },
     });
   }
+
+  // ---- your own files: uploads and the camera ---------------------------------------------
+
+  // The formats the audio jobs write: an upload in one of them comes back in it, anything else as WAV.
+  const WRITTEN = new Set(['mp3', 'm4a', 'flac', 'wav', 'aiff', 'aif', 'caf', 'aac']);
+
+  // Sends `blob` as the form's file field, named `name`; resolves to the server's {name, kind, …}.
+  function upload(blob, name, onProgress) {
+    return new Promise((resolve, reject) => {
+      const form = new FormData();
+      form.append('file', blob, name);
+      const request = new XMLHttpRequest();
+      request.open('POST', '/api/uploads');
+      request.upload.addEventListener('progress', (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      });
+      request.addEventListener('load', () => {
+        let body = null;
+        try { body = JSON.parse(request.responseText); } catch { body = null; }
+        if (request.status >= 200 && request.status < 300 && body) resolve(body);
+        else reject(new Error(body && body.error && body.error.message ? body.error.message : `${request.status} ${request.statusText}`));
+      });
+      request.addEventListener('error', () => reject(new Error('the upload did not reach the server')));
+      request.send(form);
+    });
+  }
+
+  // One entry of the results list: a file on its way up, through its job, and back.
+  function resultEntry(label) {
+    const bar = element('progress', { max: 1, value: 0, 'aria-label': `Progress of ${label}` });
+    const step = element('span', { class: 'step', text: 'Uploading…' });
+    const body = element('div', { class: 'result-body' });
+    const li = element('li', { class: 'result', 'data-state': 'uploading' }, [
+      element('div', { class: 'result-head' }, [element('strong', { text: label }), step, bar]), body]);
+    ui.results.prepend(li);
+    const fail = (text) => {
+      li.dataset.state = 'failed';
+      bar.hidden = true;
+      step.className = 'step error';
+      step.textContent = text;
+    };
+    return { li, bar, step, body, fail };
+  }
+
+  // Uploads `blob` (named `name`), runs the job its kind calls for and shows the result:
+  // audio reversed (in its own format when the jobs write it), a video as `videoOperation` says.
+  async function bringFile(blob, name, videoOperation, crf) {
+    const entry = resultEntry(name);
+    let uploaded;
+    try {
+      uploaded = await upload(blob, name, (fraction) => {
+        entry.bar.value = fraction;
+        entry.step.textContent = `Uploading ${Math.floor(fraction * 100)}%`;
+      });
+    } catch (error) {
+      entry.fail(`Upload failed: ${error.message}`);
+      return;
+    }
+    const video = uploaded.kind === 'video';
+    const { stem, ext } = nameParts({ name: uploaded.name, format: 'wav' });
+    const operation = video ? videoOperation : 'reverse';
+    const outputExt = video ? 'mp4' : (WRITTEN.has(ext.toLowerCase()) ? ext : 'wav');
+    const output = `${stem}-${video ? operation.replace('reverse-video', 'reversed') : 'reversed'}.${outputExt}`;
+    const request = { upload: uploaded.name, operation, output };
+    if (video && crf !== undefined) request.crf = crf;
+    entry.li.dataset.state = 'running';
+    entry.bar.value = 0;
+    entry.step.textContent = video ? (operation === 'boomerang' ? 'Making the boomerang…' : 'Reversing the video…') : 'Reversing…';
+    let started;
+    try {
+      started = await api('/api/jobs', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request) });
+    } catch (error) {
+      entry.fail(`Could not start: ${error.message}`);
+      return;
+    }
+    followJob(started.id, {
+      progress: (status) => { entry.bar.value = status.fraction; },
+      done: (status) => {
+        entry.li.dataset.state = 'done';
+        entry.li.dataset.job = status.id;
+        entry.bar.hidden = true;
+        entry.step.textContent = video ? (operation === 'boomerang' ? 'Boomerang ready.' : 'Reversed.') : 'Reversed.';
+        const href = `/api/jobs/${enc(status.id)}/result`;
+        const link = element('a', { class: 'button link', text: 'Download', download: status.output, href, 'aria-label': `Download ${status.output}` });
+        if (video) {
+          const player = element('video', { class: 'clip', controls: true, playsInline: true, preload: 'metadata', 'aria-label': `Result: ${status.output}` });
+          player.src = href;
+          entry.body.replaceChildren(player, link);
+        } else {
+          const play = element('button', { type: 'button', class: 'play-result', text: 'Play result', 'aria-label': `Play result: ${status.output}` });
+          play.addEventListener('click', () => playResult({ name: uploaded.name, duration: uploaded.duration || 0 }, status));
+          entry.body.replaceChildren(link, play);
+        }
+        setStatus(`${name}: ${status.output} is ready.`);
+      },
+      failed: (status) => entry.fail(`Failed: ${status.error || 'unknown error'}`),
+    });
+  }
+
+  function bringChosen(files) {
+    for (const file of files) bringFile(file, file.name, ui.uploadVideo.value);
+  }
+
+  ui.uploadFile.addEventListener('change', () => {
+    bringChosen([...ui.uploadFile.files]);
+    ui.uploadFile.value = '';
+  });
+  ui.uploadForm.addEventListener('submit', (event) => event.preventDefault());
+  for (const name of ['dragenter', 'dragover']) {
+    ui.dropZone.addEventListener(name, (event) => {
+      event.preventDefault();
+      ui.dropZone.classList.add('over');
+    });
+  }
+  ui.dropZone.addEventListener('dragleave', () => ui.dropZone.classList.remove('over'));
+  ui.dropZone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    ui.dropZone.classList.remove('over');
+    if (event.dataTransfer && event.dataTransfer.files.length) bringChosen([...event.dataTransfer.files]);
+  });
+
+  // The camera: a live preview while MediaRecorder records (WebM or MP4, whichever this browser
+  // makes), then the clip goes the way of an upload.
+  const camera = { stream: null, recorder: null, chunks: [], started: 0, timer: 0 };
+
+  function recordingType() {
+    const types = ['video/webm;codecs=vp9,opus', 'video/webm;codecs=vp8,opus', 'video/webm', 'video/mp4'];
+    return types.find((type) => window.MediaRecorder && MediaRecorder.isTypeSupported(type)) || '';
+  }
+
+  function stopCamera() {
+    if (camera.stream) camera.stream.getTracks().forEach((track) => track.stop());
+    camera.stream = null;
+    ui.preview.srcObject = null;
+    clearInterval(camera.timer);
+  }
+
+  async function startRecording() {
+    if (!navigator.mediaDevices || !window.MediaRecorder) {
+      setStatus('This browser cannot record from a camera here (it needs a secure page and MediaRecorder).', true);
+      return;
+    }
+    ui.record.disabled = true;
+    try {
+      camera.stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+    } catch (error) {
+      ui.record.disabled = false;
+      setStatus(`No camera: ${error.message}`, true);
+      return;
+    }
+    ui.preview.srcObject = camera.stream;
+    ui.preview.play().catch(() => {});
+    const type = recordingType();
+    camera.recorder = new MediaRecorder(camera.stream, type ? { mimeType: type } : {});
+    camera.chunks = [];
+    camera.recorder.addEventListener('dataavailable', (event) => { if (event.data.size) camera.chunks.push(event.data); });
+    camera.recorder.addEventListener('stop', () => {
+      const mime = camera.recorder.mimeType || type || 'video/webm';
+      const blob = new Blob(camera.chunks, { type: mime });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+      stopCamera();
+      ui.cameraTime.textContent = 'Camera off';
+      ui.record.disabled = false;
+      bringFile(blob, `camera-${stamp}.${mime.includes('mp4') ? 'mp4' : 'webm'}`, ui.cameraMode.value,
+        ui.cameraLossless.checked ? 0 : undefined);
+    });
+    camera.recorder.start(250);
+    camera.started = performance.now();
+    ui.stop.disabled = false;
+    ui.cameraTime.textContent = 'Recording 0.0 s';
+    camera.timer = setInterval(() => {
+      ui.cameraTime.textContent = `Recording ${((performance.now() - camera.started) / 1000).toFixed(1)} s`;
+    }, 100);
+  }
+
+  function stopRecording() {
+    ui.stop.disabled = true;
+    if (camera.recorder && camera.recorder.state !== 'inactive') camera.recorder.stop();
+  }
+
+  ui.record.addEventListener('click', startRecording);
+  ui.stop.addEventListener('click', stopRecording);
 
   // ---- the player -------------------------------------------------------------------------
 
