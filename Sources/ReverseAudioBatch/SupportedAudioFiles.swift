@@ -130,6 +130,14 @@ package enum SupportedAudioFiles {
         }
         for argument in arguments {
             let path = argument.url
+            if path.isRemote {
+                // A URL is one file, named by its last path segment (decoded, a `/` in it made `_`).
+                let segment = path.lastPathComponent.removingPercentEncoding ?? path.lastPathComponent
+                let name = segment == "/" || segment.isEmpty ? (path.host ?? "download") : segment.replacingOccurrences(of: "/", with: "_")
+                let stem = outputStem(of: ByteNames.escaped(Array(name.utf8)), siblingStems: [:])
+                walk.collection.files.append(Found(url: path, relativeFolder: argument.relativeFolder, outputStem: stem))
+                continue
+            }
             let bytes = Array(path.path.utf8)
             var status = stat()
             guard ByteNames.withCString(bytes, { stat($0, &status) }) == 0 else {

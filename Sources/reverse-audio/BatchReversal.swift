@@ -114,6 +114,12 @@ struct BatchReversal: Sendable {
         return outcomes.map { $0 ?? .skipped("not run") }
     }
 
+    /// The input's size and time for the resume decision; nil for a URL (whose state this
+    /// run cannot know without fetching it: it is written every time, as a new input is).
+    private static func state(of input: URL) -> ResumeDecision.FileState? {
+        input.isFileURL ? ResumeDecision.FileState(path: input.path) : nil
+    }
+
     private func process(_ index: Int) async throws -> Outcome {
         let input = inputs[index].url
         let label = input.displayPath
@@ -124,7 +130,7 @@ struct BatchReversal: Sendable {
                 path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
             // Failed like any other input: its line in the manifest says so (no state record: the
             // output under that name is the earlier input's).
-            var record = bookkeeping.record(input: label, now: ResumeDecision.FileState(path: input.path), output: relativeOutput, status: .failed)
+            var record = bookkeeping.record(input: label, now: Self.state(of: input), output: relativeOutput, status: .failed)
             record.errorKind = BatchFailure.kind(of: error)
             record.error = ErrorReporting.describe(error)
             try keep(record, asState: false)
@@ -135,7 +141,7 @@ struct BatchReversal: Sendable {
         let claim = try await claimOutput(relativeOutput)
         defer { claim.release() }
         // The resume decision reads only sizes, times and the small record: no media is opened.
-        let now = ResumeDecision.FileState(path: input.path)
+        let now = Self.state(of: input)
         let existing = ResumeDecision.FileState(path: outputURL.path)
         let kept: BatchRecord?
         do {

@@ -3,8 +3,8 @@ import ReverseAudio
 import ReverseAudioBatch
 import ReverseAudioCommandLine
 
-/// `--files-from FILE`: the inputs of a batch as a list, one path a line (as `find` prints them),
-/// from a file or from standard input (`-`).
+/// `--files-from FILE`: the inputs of a batch as a list, one path (or `http(s)://` URL) a line
+/// (as `find` prints them), from a file or from standard input (`-`).
 ///
 /// A relative path keeps its folders under the output folder, as `rsync --files-from` keeps
 /// them (`live/a.mp3` → `OUT/live/a-REVERSED.wav`; a folder `live` → its files under `OUT/live/`),
@@ -27,6 +27,11 @@ enum FilesFromList {
             var line = Array(rawLine)
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             guard !line.isEmpty else { continue }
+            // A URL, as on the command line: one file, straight under the output folder.
+            if let text = String(validating: line, as: UTF8.self), text.contains("://") {
+                arguments.append(SupportedAudioFiles.Argument(url: try StandardStreams.namedInput(text), relativeFolder: ""))
+                continue
+            }
             // Bytes, not text: a name that is not UTF-8 is reached through an alias (see ByteNames).
             let text = ByteNames.argument(line)
             arguments.append(SupportedAudioFiles.Argument(url: URL(fileURLWithPath: text), relativeFolder: keptFolder(line)))

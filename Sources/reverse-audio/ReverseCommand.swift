@@ -110,7 +110,7 @@ struct ReverseCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 throw CommandLineError("reverse writes NAME-REVERSED files from named inputs; for standard input use: reverse-audio convert - OUT --reverse")
             }
             share = try chosenShard()
-            var arguments = paths.map { SupportedAudioFiles.Argument(url: URL(fileURLWithPath: $0)) }
+            var arguments = try paths.map { SupportedAudioFiles.Argument(url: try StandardStreams.namedInput($0)) }
             if let filesFrom { arguments += try FilesFromList.arguments(from: filesFrom) }
             // The output folder is never an input: a rerun of `reverse .` would reverse its own outputs.
             found = try SupportedAudioFiles.collect(arguments: arguments, recursive: recursive, allFormats: allFormats,

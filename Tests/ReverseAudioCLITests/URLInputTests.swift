@@ -104,6 +104,30 @@ struct URLInputTests {
         #expect(try FFmpegOracle.samples(of: played.file("p.wav")) == FFmpegOracle.reversedSamples(of: folder.file(fixture)), "\(fixture)")
     }
 
+    @Test("reverse (the batch) takes URLs, named and in --files-from: each output named from the URL's last segment, equal to the file's")
+    func batch() throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(at: Fixtures.url("flac-s16-2ch-44100.flac"), to: folder.file("My Song.flac"))
+        try FileManager.default.copyItem(at: Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3"), to: folder.file("b.mp3"))
+        let server = try FixtureHTTPServer(serving: folder.url)
+        let out = try TemporaryDirectory()
+        let list = out.file("list.txt")
+        try (server.url("range", "b.mp3") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(BuiltProducts.reverseAudio.path,
+                                           ["reverse", server.url("range", "My%20Song.flac"), "--files-from", list.path, "-o", out.file("o").path, "-q"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let local = try TemporaryDirectory()
+        let made = try ProcessRunner.run(BuiltProducts.reverseAudio.path,
+                                         ["reverse", folder.file("My Song.flac").path, folder.file("b.mp3").path, "-o", local.url.path, "-q"])
+        #expect(made.status == 0, "\(made.errorText)")
+        for name in ["My Song-REVERSED.wav", "b-REVERSED.wav"] {
+            let fromURL = try? Data(contentsOf: out.file("o/\(name)"))
+            #expect(fromURL != nil && fromURL == (try? Data(contentsOf: local.file(name))), "\(name): \(out.contents)")
+        }
+        let refused = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["reverse", "rtmp://127.0.0.1/live", "-o", out.file("p").path])
+        #expect(refused.status == 64 && refused.errorText.contains("http:// and https://"), "\(refused.errorText)")
+    }
+
     @Test("video reads a URL: the reversed movie's frames are those made from the file")
     func video() throws {
         let folder = try TemporaryDirectory()
