@@ -18,6 +18,7 @@ usage: fixture_server.py ROOT PORTFILE   (writes the port it listens on into POR
 import json
 import os
 import re
+import socket
 import sys
 import threading
 import time
@@ -35,16 +36,24 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        # A small send buffer, so that what /stats counts as sent is close to what the client
+        # read before it closed (a client that seeks drops a long answer after a little of it).
+        self.request.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
+        super().setup()
+
     def count(self, sent):
         with LOCK:
             STATS["bytes"] += sent
 
     def send_body(self, data):
+        """Sends `data`; False once the client has gone."""
         try:
             self.wfile.write(data)
             self.count(len(data))
+            return True
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            return False
 
     def do_HEAD(self):
         self.handle_request(head=True)
@@ -81,9 +90,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        with open(path, "rb") as file:
-            data = file.read()
-        size = len(data)
+        size = os.path.getsize(path)
+
+        def send_file(first, count):
+            # Read as sent, a megabyte at a time, until the client goes: a test may serve a file
+            # of hundreds of megabytes and read only a little of it.
+            with open(path, "rb") as file:
+                file.seek(first)
+                while count > 0 and self.send_body(file.read(min(count, 64 * 1024))):
+                    count -= 64 * 1024
+
         if mode in ("range", "cut"):
             wanted = re.match(r"^bytes=(\d*)-(\d*)$", self.headers.get("Range", ""))
             if wanted and (wanted.group(1) or wanted.group(2)):
@@ -104,8 +120,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Length", str(last - first + 1))
                 self.end_headers()
                 if not head:
-                    part = data[first:last + 1]
-                    self.send_body(part[: len(part) // 2] if mode == "cut" else part)
+                    count = last - first + 1
+                    send_file(first, count // 2 if mode == "cut" else count)
                     if mode == "cut":
                         self.close_connection = True
                 return
@@ -119,14 +135,14 @@ class Handler(BaseHTTPRequestHandler):
         if head:
             return
         if mode == "slow":
-            self.send_body(data[:4096])
+            send_file(0, 4096)
             self.wfile.flush()
             time.sleep(3600)
         elif mode == "cut":
-            self.send_body(data[: size // 2])
+            send_file(0, size // 2)
             self.close_connection = True
         else:
-            self.send_body(data)
+            send_file(0, size)
             if mode == "long":
                 self.close_connection = True
 

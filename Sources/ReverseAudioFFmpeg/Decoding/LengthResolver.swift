@@ -10,6 +10,7 @@ import ReverseAudioCore
 /// - FLAC: what its packets decode to, read without decoding them (each frame's CRC-16 tells
 ///   which few must be decoded to learn what they give: ``FLACDamageScan``); STREAMINFO's total
 ///   is only compared with it, to tell damage inside from a file cut short or a wrong header.
+///   A URL's is STREAMINFO's total checked by decoding the last frame (a scan would fetch it all).
 /// - Everything else: the packets are read once, without decoding. Each contributes what its
 ///   decoder emits (a lossy codec's whole frame; otherwise the packet's duration) after the
 ///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only, or
@@ -81,6 +82,16 @@ enum LengthResolver {
                 return resolution
             }
             let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
+            if traits.family == .flac && input.demuxer.formatName == "flac" && url.isRemote,
+               let stated = parameters.statedDurationSamples, stated > 0,
+               case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false, isCancelled: isCancelled) {
+                // A URL: STREAMINFO's total, checked by decoding the last frame, rather than a
+                // scan that would fetch the whole file; damage inside is met when decoded.
+                var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
+                resolution.endIsDamaged = damagedEnd
+                resolution.checkedFrames = false
+                return resolution
+            }
             if traits.family == .flac && input.demuxer.formatName == "flac" {
                 return flacResolution(try FLACDamageScan.scan(input, checkingFrames: checkingFrames, isCancelled: isCancelled),
                                       stated: parameters.statedDurationSamples ?? 0)
