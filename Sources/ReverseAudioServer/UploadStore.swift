@@ -201,7 +201,9 @@ struct UploadStore: Sendable {
 
     private func checkFreeSpace(for bytes: Int) throws {
         var status = statvfs()
-        let probe = FileManager.default.fileExists(atPath: folder.path) ? folder : folder.deletingLastPathComponent()
+        // The nearest folder that exists: the uploads folder is made with the first upload.
+        var probe = folder
+        while !FileManager.default.fileExists(atPath: probe.path), probe.path != "/" { probe.deleteLastPathComponent() }
         guard statvfs(probe.path, &status) == 0 else { return }
         let free = Int(status.f_bavail) &* Int(status.f_frsize)
         if bytes > free - Self.reserve {

@@ -5,11 +5,12 @@ import ReverseAudioServer
 struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a folder's audio as a web page: play any file forwards or backwards, scrub, loop, reverse and trim.",
+        abstract: "Serve a folder's audio as a web page: play any file forwards or backwards, scrub, loop, reverse and trim; upload or record and get it back reversed.",
         discussion: """
             Prints the page's URL and serves until Ctrl-C (SIGINT, SIGTERM or SIGHUP), which stops running jobs \
             and removes their partial files. Jobs write into OUTPUT (FOLDER/Reversed unless told), never over a file. \
-            The page and its JSON API are described in README ("serve").
+            Uploads (the page's drop zone, file picker and camera) wait in OUTPUT/.uploads for --keep-uploads \
+            minutes. The page and its JSON API are described in README ("serve").
             """)
 
     static let examples = [
