@@ -10,7 +10,8 @@ usage: fixture_server.py ROOT PORTFILE   (writes the port it listens on into POR
   /loop/NAME        302 to itself, for ever
   /slow/NAME        sends 4 KiB, then nothing (the connection stays open)
   /cut/NAME         answers ranges, but sends only half of each answer's stated length, then closes
-  /long/NAME        states a Content-Length 1 MiB longer than the file, closes after the file
+  /long/NAME        answers ranges, but states the file 1 MiB longer than it is (Content-Length and
+                    Content-Range), and closes after its real end
   /missing/NAME     404
   /stats            {"bytes": N, "requests": N} sent since the start, or since the last /stats?reset=1
 """
@@ -100,35 +101,36 @@ class Handler(BaseHTTPRequestHandler):
                 while count > 0 and self.send_body(file.read(min(count, 64 * 1024))):
                     count -= 64 * 1024
 
-        if mode in ("range", "cut"):
+        # What the server says the size is: a lie of 1 MiB more in /long/.
+        stated = size + (1 << 20) if mode == "long" else size
+        if mode in ("range", "cut", "long"):
             wanted = re.match(r"^bytes=(\d*)-(\d*)$", self.headers.get("Range", ""))
             if wanted and (wanted.group(1) or wanted.group(2)):
                 if wanted.group(1):
                     first = int(wanted.group(1))
-                    last = min(int(wanted.group(2)), size - 1) if wanted.group(2) else size - 1
+                    last = min(int(wanted.group(2)), stated - 1) if wanted.group(2) else stated - 1
                 else:
-                    first, last = max(0, size - int(wanted.group(2))), size - 1
-                if first >= size:
+                    first, last = max(0, stated - int(wanted.group(2))), stated - 1
+                if first >= stated:
                     self.send_response(416)
-                    self.send_header("Content-Range", f"bytes */{size}")
+                    self.send_header("Content-Range", f"bytes */{stated}")
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
                 self.send_response(206)
-                self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+                self.send_header("Content-Range", f"bytes {first}-{last}/{stated}")
                 self.send_header("Accept-Ranges", "bytes")
                 self.send_header("Content-Length", str(last - first + 1))
                 self.end_headers()
                 if not head:
-                    count = last - first + 1
+                    count = min(last, size - 1) - first + 1
                     send_file(first, count // 2 if mode == "cut" else count)
-                    if mode == "cut":
+                    if mode in ("cut", "long"):
                         self.close_connection = True
                 return
         self.send_response(200)
-        if mode in ("range", "cut"):
+        if mode in ("range", "cut", "long"):
             self.send_header("Accept-Ranges", "bytes")
-        stated = size + (1 << 20) if mode == "long" else size
         self.send_header("Content-Length", str(stated))
         self.send_header("Content-Type", "application/octet-stream")
         self.end_headers()

@@ -147,9 +147,9 @@ struct URLInputTests {
         #expect(frames[0] == frames[1] && !frames[0].isEmpty)
     }
 
-    @Test("a redirect is followed; a server without ranges, a missing file, a redirect loop and a body cut short are one-line errors that leave nothing",
+    @Test("a redirect is followed; a server without ranges, a missing file, a redirect loop, a body cut short and a size stated 1 MiB too long are one-line errors that leave nothing",
           arguments: [("redirect", 0, ""), ("norange", 1, "does not answer byte ranges"), ("missing", 1, "404"),
-                      ("loop", 1, "Input/output error"), ("cut", 1, "Input/output error")])
+                      ("loop", 1, "Input/output error"), ("cut", 1, "Input/output error"), ("long", 1, "Input/output error")])
     func serverFaults(_ mode: String, _ status: Int32, _ message: String) throws {
         let folder = try TemporaryDirectory()
         let fixture = "flac-s16-2ch-44100.flac"
