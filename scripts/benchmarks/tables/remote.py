@@ -194,6 +194,8 @@ def show(context, result):
 
 
 def written_options(context, result):
+    if result is None:
+        return None
     return f"--remote-minutes {context.args.remote_minutes:g}"
 
 
