@@ -54,6 +54,32 @@ import TestSupport
         #expect(try FFmpegOracle.samples(of: cut) == oracle.slice(range), "trim \(range)")
     }
 
+    /// A FLAC packet holding three frames (the fuzzer's): FFmpeg's frame threads decode only the
+    /// first, one thread all three. `convert` on one reader (frame threads) wrote 32256 frames,
+    /// its reversal 41472 or an error that two decodes differed; every command now takes the
+    /// one-thread decode, which the check of every frame's CRC chooses before decoding.
+    @Test("a FLAC packet holding several frames: info, convert and its reversal on one and two threads all take the one-thread decode",
+          arguments: inputs.filter { $0.hasPrefix("frame-threads-") })
+    func framesOfOnePacket(_ name: String) throws {
+        let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
+        let directory = try TemporaryDirectory()
+        // The oracle decodes on one thread (FFmpegOracle.decoderThreads).
+        let forward = try FFmpegOracle.samples(of: input)
+        let frames = forward.count / 2
+        #expect(frames == 41472, "ffmpeg -threads 1 decodes \(frames) frames")
+        let info = try CLI.run(["info", "--json", input.path])
+        #expect(try jsonObject(info.outputLines.first ?? "")["frames"] as? Int == frames, "info: \(info.outputText)")
+        for threads in ["1", "2"] {
+            for reverse in [false, true] {
+                let output = directory.file("out-\(threads)-\(reverse).wav")
+                let result = try CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
+                #expect(result.status == 0, "\(result.errorText)")
+                #expect(try FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input) : forward),
+                        "\(name) --threads \(threads) reverse=\(reverse)")
+            }
+        }
+    }
+
     /// Damaged files whose frame count fails part-way: the decode after the count must start
     /// where the count's reading began (a seek back to the first packet's timestamp in them
     /// landed past every decodable packet, and the reversal came out empty).
