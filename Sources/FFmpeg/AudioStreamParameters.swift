@@ -34,6 +34,9 @@ package struct AudioStreamParameters: Sendable, Equatable {
     package let startSamples: Int64?
     /// The same in the stream's time base: where a decode from the start begins.
     package let startTimestamp: Int64?
+    /// FLAC: the largest frame in bytes, as STREAMINFO states it (the encoder writes it once it
+    /// has seen every frame); nil when unknown (0 there) or not FLAC.
+    package let flacMaxFrameBytes: Int?
     /// The stream's time base (the unit of packet timestamps and durations) in seconds.
     package let timeBaseNumerator: Int32
     package let timeBaseDenominator: Int32
@@ -63,6 +66,7 @@ package struct AudioStreamParameters: Sendable, Equatable {
         bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
         codecFrameSize = Int(parameters.frame_size)
         seekPrerollSamples = Int(parameters.seek_preroll)
+        flacMaxFrameBytes = codecID == AV_CODEC_ID_FLAC ? Self.maxFrameBytes(streamInfo: parameters) : nil
         timeBaseNumerator = stream.pointee.time_base.num
         timeBaseDenominator = stream.pointee.time_base.den
         if stream.pointee.start_time != ra_av_nopts_value(), sampleRate > 0 {
@@ -101,5 +105,18 @@ package struct AudioStreamParameters: Sendable, Equatable {
     package func samples(fromTimeBaseUnits units: Int64, sampleRate rate: Int) -> Int64 {
         av_rescale_q(units, AVRational(num: timeBaseNumerator, den: timeBaseDenominator),
                      AVRational(num: 1, den: Int32(rate)))
+    }
+
+    /// STREAMINFO's maximum frame size (bytes 7–9 of the 34-byte block, big-endian; FLAC's own
+    /// format, which FFmpeg keeps as the stream's extradata, with the `fLaC` marker and block
+    /// header before it in some containers); nil when it says 0 (unknown).
+    private static func maxFrameBytes(streamInfo parameters: AVCodecParameters) -> Int? {
+        guard let data = parameters.extradata else { return nil }
+        let size = Int(parameters.extradata_size)
+        let marked = size >= 42 && data[0] == 0x66 && data[1] == 0x4C && data[2] == 0x61 && data[3] == 0x43
+        let start = marked ? 8 : 0
+        guard size >= start + 34 else { return nil }
+        let bytes = Int(data[start + 7]) << 16 | Int(data[start + 8]) << 8 | Int(data[start + 9])
+        return bytes > 0 ? bytes : nil
     }
 }

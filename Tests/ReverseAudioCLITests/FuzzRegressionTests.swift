@@ -57,7 +57,8 @@ import TestSupport
     /// A FLAC packet holding three frames (the fuzzer's): FFmpeg's frame threads decode only the
     /// first, one thread all three. `convert` on one reader (frame threads) wrote 32256 frames,
     /// its reversal 41472 or an error that two decodes differed; every command now takes the
-    /// one-thread decode, which the check of every frame's CRC chooses before decoding.
+    /// one-thread decode: a packet larger than STREAMINFO's largest frame is decoded alone by
+    /// the scan before anything else is, whether or not every frame's CRC is checked.
     @Test("a FLAC packet holding several frames: info, convert and its reversal on one and two threads all take the one-thread decode",
           arguments: inputs.filter { $0.hasPrefix("frame-threads-") })
     func framesOfOnePacket(_ name: String) throws {

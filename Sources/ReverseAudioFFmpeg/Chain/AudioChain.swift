@@ -67,12 +67,12 @@ package final class AudioChain {
     /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
     /// of the file when the chain needs it (all of a file, or a range to its end).
     package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag) throws {
-        // A FLAC stream's frames are checked before anything is decoded, a whole file too: a
-        // packet holding more than one frame decodes to all of them on one thread and to the
-        // first alone on FFmpeg's frame threads, so which decode every reader uses is decided
-        // by the check, not by how many threads a job happens to have (a reader on frame
-        // threads gave 32256 frames of a file whose one-thread decode, and reversal, gave 41472).
-        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength)
+        // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
+        // side by side each on one thread, which report them): the FLAC check of every frame's
+        // CRC is left to it. (A packet larger than STREAMINFO's largest frame is still decoded
+        // alone first: see ``FLACDamageScan``.)
+        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
+                                       checkingFrames: recipe.range != nil)
         try self.init(file: file, recipe: recipe)
     }
 

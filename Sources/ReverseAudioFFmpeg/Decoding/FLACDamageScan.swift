@@ -33,8 +33,9 @@ enum FLACDamageScan {
 
     /// Scans `input`'s stream from where its demuxer is (its first packet).
     /// - Parameter checkingFrames: check every frame's CRC (a third of the scan's cost); without
-    ///   it only packets that state no duration or timestamp are decoded alone, and frames the
-    ///   decoder rejects are left for a decode to find (a reader on one thread reports each).
+    ///   it only packets that state no duration or timestamp, or are larger than STREAMINFO's
+    ///   largest frame, are decoded alone, and frames the decoder rejects are left for a decode
+    ///   to find (a reader on one thread reports each).
     static func scan(_ input: AudioInput, checkingFrames: Bool, isCancelled: () -> Bool) throws -> Found {
         let parameters = input.parameters
         let rate = parameters.sampleRate
@@ -48,6 +49,7 @@ enum FLACDamageScan {
         var origin: Int64?
         var timestampsArePositions = true
         var lastIsIntact = true
+        let maxFrameBytes = parameters.flacMaxFrameBytes ?? .max
         while try reader.next(into: packet) {
             if isCancelled() { throw CancellationError() }
             let duration = Int(parameters.samples(fromTimeBaseUnits: max(packet.duration, 0), sampleRate: rate))
@@ -59,7 +61,11 @@ enum FLACDamageScan {
                 timestampsArePositions = false
             }
             var samples = duration
-            lastIsIntact = checkingFrames ? packet.holdsIntactFLACFrame : duration > 0 && packet.presentationTimestamp != nil
+            // Unchecked, a packet larger than any frame the encoder wrote is still decoded alone:
+            // it holds more than one frame (or junk), which FFmpeg's frame threads would decode
+            // to its first frame alone and one thread to all of them.
+            lastIsIntact = checkingFrames ? packet.holdsIntactFLACFrame
+                : duration > 0 && packet.presentationTimestamp != nil && packet.size <= maxFrameBytes
             if !lastIsIntact {
                 let alone = try FrameDecoder.decodingAlone(packet, demuxer: input.demuxer, streamIndex: input.streamIndex)
                 samples = alone.samples
