@@ -42,6 +42,16 @@ final class FixtureHTTPServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/MODE/NAME`.
     func url(_ mode: String, _ name: String) -> String { "http://127.0.0.1:\(port)/\(mode)/\(name)" }
 
+    /// The bytes the server sent since the last call (and since it started).
+    func bytesSent() throws -> Int {
+        let script = "import json,sys,urllib.request;print(json.load(urllib.request.urlopen(sys.argv[1]))['bytes'])"
+        let result = try ProcessRunner.run("python3", ["-c", script, "http://127.0.0.1:\(port)/stats?reset=1"])
+        guard result.status == 0, let bytes = Int(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw FFmpegOracle.Failure(description: "the fixture server's statistics: \(result.errorText)")
+        }
+        return bytes
+    }
+
     deinit {
         // SIGKILL: a test process may ignore SIGTERM, and ignored signals pass to children.
         kill(process.processIdentifier, SIGKILL)
@@ -102,6 +112,25 @@ struct URLInputTests {
         let rendered = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["play", remote, "--reverse", "--to-file", played.file("p.wav").path])
         #expect(rendered.status == 0, "\(rendered.errorText)")
         #expect(try FFmpegOracle.samples(of: played.file("p.wav")) == FFmpegOracle.reversedSamples(of: folder.file(fixture)), "\(fixture)")
+    }
+
+    @Test("the last 5 s of a 300-s VBR MP3 reversed from a URL, and 3 s from its last third, equal the file's output; the end fetches under half the file")
+    func mp3Tail() throws {
+        let folder = try TemporaryDirectory()
+        let file = try MP3Classes.make(MP3Classes.main[1], seconds: 300, in: folder.url)   // lame -V5
+        let server = try FixtureHTTPServer(serving: folder.url)
+        let remote = server.url("range", file.lastPathComponent)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        for (range, share) in [(["--start", "295"], 0.5), (["--start", "200", "--end", "203"], 1.0)] {
+            _ = try server.bytesSent()
+            let (fromURL, status, errors) = try Self.output(["convert", "IN", "OUT", "--reverse"] + range, input: remote, named: "r.wav")
+            let sent = try server.bytesSent()
+            let (fromFile, _, _) = try Self.output(["convert", "IN", "OUT", "--reverse"] + range, input: file.path, named: "r.wav")
+            #expect(status == 0, "\(errors)")
+            #expect(fromURL != nil && fromURL == fromFile, "\(range): the URL's output differs from the file's")
+            // Reading every packet header first (as a file is read) fetches it all, and more.
+            #expect(Double(sent) < share * Double(size), "\(range): fetched \(sent) of \(size) bytes")
+        }
     }
 
     @Test("reverse (the batch) takes URLs, named and in --files-from: each output named from the URL's last segment, equal to the file's")

@@ -341,6 +341,9 @@ package final class AudioFileSource: PCMSource {
               !input.traits.needsPacketIndex || resolution.index != nil else {
             return "the length is not known before decoding"
         }
+        if input.traits.needsPacketIndex && resolution.index?.isComplete != true {
+            return "only the stream's last packets are indexed (read from a URL): readers on other threads would each fetch the file"
+        }
         return nil
     }
 

@@ -72,11 +72,12 @@ final class FramePositioner {
     /// True when the packet index holds every packet of the stream.
     var hasCompleteIndex: Bool { index?.isComplete == true }
 
-    /// Uses a complete index built elsewhere (by counting the packets) instead of building one.
+    /// Uses a complete index built elsewhere (by counting the packets), or the index of an MP3
+    /// stream's last packets (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``), instead of building one.
     /// A stream that seeks by timestamp takes one too when the resolution made one (a FLAC
     /// stream with a rejected frame: its timestamps are no longer the decode's positions).
     func adopt(_ complete: PacketIndex) {
-        if complete.isComplete, !hasSought { index = complete }
+        if complete.isComplete || complete.tailTag != nil, !hasSought { index = complete }
     }
 
     /// Hands ``frame`` out again at the next ``next()`` (a frame decoded to learn the format).
@@ -124,12 +125,16 @@ final class FramePositioner {
         if !input.isSeekable { return try skipForward(to: target) }
         if origin == nil { try learnOrigin() }
         holdsFrame = false
-        if let index {
+        if var index {
+            if index.tailTag != nil && !index.reaches(target) {
+                index = try indexReaching(target, before: index)
+                self.index = index
+            }
             // Two packets past the end, so that every packet the decode reaches is indexed.
             let last = max(target, end ?? .max)
             let step = 2 * Int64(index.frameSize)
             let reach = last > Int64.max - 2 * step ? Int64.max : last + step
-            if !index.isComplete && index.indexedFrames <= reach {
+            if index.tailTag == nil && !index.isComplete && index.indexedFrames <= reach {
                 try extendIndexFromTheStart(index, through: reach)
             }
             let restart = index.packet(containing: target).map { holding in
@@ -161,6 +166,27 @@ final class FramePositioner {
         }
         decoding.restart()
         return try decodeUp(to: target)
+    }
+
+    /// Tail indexes this positioner made itself (see ``indexReaching(_:before:)``).
+    private var tailsMade = 0
+
+    /// The index for a seek to `target`, which lies before what `tail` (an MP3 stream's last
+    /// packets) reaches: once, a tail from nearer the target when it lies past the stream's
+    /// first quarter (a range near the end of a file read from a URL); otherwise, as from then
+    /// on for every seek further back, the index read from the first packet (two tails more
+    /// would fetch more than reading every packet once).
+    private func indexReaching(_ target: Int64, before tail: PacketIndex) throws -> PacketIndex {
+        if let tag = tail.tailTag, tailsMade == 0, target >= tag.length / 4 {
+            tailsMade += 1
+            if let nearer = try PacketIndex.mp3Tail(of: input, tag: tag, reaching: target, isCancelled: isCancelled) {
+                return nearer
+            }
+        }
+        // Read from the first packet, wherever the demuxer is now.
+        firstPacketPosition = firstPacketPosition ?? tail.tailTag?.firstFramePosition
+        lastPacketPosition = tail.entries.last?.position ?? -1
+        return PacketIndex(for: input)
     }
 
     /// Decodes up to `target` now, dropping what comes before it, so the caller learns where

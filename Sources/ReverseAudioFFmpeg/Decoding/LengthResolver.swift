@@ -81,7 +81,16 @@ enum LengthResolver {
                 resolution.rejectionReason = decoded.reason
                 return resolution
             }
-            let input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
+            var input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
+            if traits.family == .mp3 && input.demuxer.formatName == "mp3" && url.isRemote {
+                // A URL: the tag frame's statement, checked by the first packets and by those
+                // counted back from the end (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``),
+                // rather than a count that would fetch the whole file.
+                if let tail = try remoteMP3Tail(input, isCancelled: isCancelled), let tag = tail.tailTag {
+                    return Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: tail)
+                }
+                input = try AudioInput(url: url, isCancelled: isCancelled)
+            }
             if traits.family == .flac && input.demuxer.formatName == "flac" && url.isRemote,
                let stated = parameters.statedDurationSamples, stated > 0,
                case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false, isCancelled: isCancelled) {
@@ -162,6 +171,30 @@ enum LengthResolver {
             let reason = (error as? FFmpegError)?.message ?? String(describing: error)
             return Resolution(length: .unknown, unknownReason: "reading the packets failed: \(reason)", index: nil)
         }
+    }
+
+    /// An MP3 read from a URL: the index of its last packets, placed by its tag frame, when its
+    /// first packets decode as the tag says and its last ones bear it out; nil otherwise (the
+    /// input is then moved: the caller counts on an open of its own).
+    private static func remoteMP3Tail(_ input: AudioInput, isCancelled: () -> Bool) throws -> PacketIndex? {
+        let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex)
+        var head: [Packet] = []
+        while head.count < PacketIndex.headPackets {
+            let packet = try Packet()
+            guard try reader.next(into: packet) else { return nil }
+            if !packet.isDiscarded { head.append(packet) }
+        }
+        guard let firstPosition = head.first?.filePosition,
+              let tag = try MP3InfoTag.read(input, firstFramePosition: firstPosition),
+              tag.frames > 2 * Int64(PacketIndex.headPackets) else { return nil }
+        // The first packets, decoded as a decode from the start does, give what the tag says.
+        let decoded = try FrameDecoder.samples(decoding: head, demuxer: input.demuxer, streamIndex: input.streamIndex)
+        for (number, samples) in decoded.enumerated() {
+            let frame = Int64(number)
+            let trimmedAtStart = min(max(tag.startSkip - frame * tag.samplesPerFrame, 0), tag.samplesPerFrame)
+            guard Int64(samples) == tag.samplesPerFrame - trimmedAtStart - tag.discardedAtEnd(ofFrame: frame) else { return nil }
+        }
+        return try PacketIndex.mp3Tail(of: input, tag: tag, reaching: tag.length - 1, isCancelled: isCancelled)
     }
 
     /// PCM's length: where its last packet ends, read after a seek to the stated end (AIFF's

@@ -52,6 +52,10 @@ final class PacketIndex {
     private(set) var entries: [Entry] = []
     /// True once every packet of the stream is in ``entries``.
     private(set) var isComplete = false
+    /// For an index of the stream's last packets only (an MP3 read from a URL, indexed from a
+    /// byte seek near its end: ``mp3Tail(of:tag:reaching:isCancelled:)``), the tag frame that
+    /// placed them; nil for an index read from the first packet.
+    private(set) var tailTag: MP3InfoTag?
     let frameSize: Int64
     private var total: Int64 = 0
     private var trimming = GaplessTrimming()
@@ -82,6 +86,27 @@ final class PacketIndex {
         self.frameSize = Int64(frameSize)
         self.traits = traits
         self.decodeHead = decodeHead
+    }
+
+    /// An index of a stream's last packets, from `entries`' first to the end of the stream,
+    /// placed by `tag`.
+    init(tail entries: [Entry], frameSize: Int, traits: CodecTraits, tag: MP3InfoTag) {
+        self.frameSize = Int64(frameSize)
+        self.traits = traits
+        decodeHead = nil
+        headDone = true
+        self.entries = entries
+        tailTag = tag
+        total = entries.last.map { $0.outputStart + $0.emitted } ?? 0
+    }
+
+    /// True when a seek to output frame `target` restarts inside the index: a tail index must
+    /// hold the codec's pre-roll before the packet holding it, an index from the start must
+    /// reach it.
+    func reaches(_ target: Int64) -> Bool {
+        guard tailTag != nil else { return isComplete || indexedFrames > target }
+        guard let first = entries.first, target >= first.outputStart, let holding = packet(containing: target) else { return false }
+        return traits.restartPacket(holding: holding) { entries[$0].size } > 0
     }
 
     /// Output frames covered by the packets indexed so far.
