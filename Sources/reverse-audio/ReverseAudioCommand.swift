@@ -20,7 +20,7 @@ struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
             stopped by signal N (130 Ctrl-C).
             """,
         version: ReverseAudioVersion.string,
-        subcommands: [ReverseCommand.self, ConvertCommand.self, VideoCommand.self, TrimCommand.self, JoinCommand.self, ComposeCommand.self,
+        subcommands: [ReverseCommand.self, ConvertCommand.self, VideoCommand.self, TrimCommand.self, SplitCommand.self, JoinCommand.self, ComposeCommand.self,
                       PlayCommand.self, InfoCommand.self, ListCommand.self, WaveformCommand.self, ServeCommand.self,
                       CompletionCommand.self]
     )

@@ -43,6 +43,8 @@ import TestSupport
                     try "\(wav.path) 0 0.2\nsilence 0.1\n\(wav.path) 0 0.2 reverse\n".write(to: plan, atomically: true, encoding: .utf8)
                     return ["compose", plan.path, "-o", output]
                 }, output: "plan-out.wav"),
+        Command(name: "split", families: [.overwrite, .progress, .verbosity, .json],
+                arguments: { folder, _ in ["split", wav.path, "-o", folder.file("pieces").path, "--at", "0.1"] }, output: nil),
         Command(name: "waveform", families: [.output, .overwrite, .progress, .verbosity, .json],
                 arguments: { _, output in ["waveform", wav.path, "-o", output] }, output: "w.png"),
         Command(name: "play", families: [.overwrite, .verbosity, .json],

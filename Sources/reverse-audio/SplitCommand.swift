@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import ReverseAudio
+import ReverseAudioCommandLine
+
+struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "split",
+        abstract: "Split a file into pieces that play back to back as the whole, each cut as trim cuts (in the file's own format, copied where exact; ADTS .aac into .m4a).")
+
+    static let examples = [
+        "reverse-audio split mix.mp3 -o Tracks --cue mix.cue          # 01 - Title.mp3, 02 - ..., and mix-pieces.json",
+        "reverse-audio split take.flac -o Parts --at 1:30,3:05.5",
+        "reverse-audio split lecture.m4a -o Chunks --every 10:00 --name lecture-%n",
+    ]
+
+    @Argument(help: "The file to split.", completion: .file())
+    var input: String
+
+    @Option(name: [.customShort("o"), .customLong("output-directory")],
+            help: ArgumentHelp("The folder the pieces go in (created if missing), with a JSON list of them beside.", valueName: "FOLDER"),
+            completion: .directory)
+    var outputDirectory: String
+
+    @Option(help: ArgumentHelp("Split at these times (comma-separated, increasing).", valueName: "T1,T2,..."))
+    var at: String?
+
+    @Option(help: ArgumentHelp("Split every D (the last piece takes what is left).", valueName: "D"), transform: TimeValue.position)
+    var every: TimePosition?
+
+    @Option(help: ArgumentHelp("Split where a cue sheet's tracks start (INDEX 01), naming the pieces by their titles.", valueName: "FILE.cue"),
+            completion: .file(extensions: ["cue"]))
+    var cue: String?
+
+    @Option(help: ArgumentHelp("Name the pieces from a template: %n the number (zero-padded), %t the title (a cue sheet's, else the file's name), %a the performer, %% a percent sign (default: NAME-%n, or %n - %t from a cue sheet).",
+                               valueName: "TEMPLATE"))
+    var name: String?
+
+    @OptionGroup(title: SharedOptions.title) var overwriting: OverwriteOptions
+    @OptionGroup(title: SharedOptions.title) var progress: ProgressOptions
+    @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
+    @OptionGroup(title: SharedOptions.title) var result: JSONResultOption
+
+    func validate() throws {
+        let ways = [at != nil, every != nil, cue != nil].filter { $0 }.count
+        if ways != 1 { throw ValidationError("give one of --at, --every or --cue") }
+        if let every, every.frame(atRate: 48_000) == 0 { throw ValidationError("--every needs a length above 0") }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError("-o \(outputDirectory) is a file; split writes its pieces into a folder: name a folder (created if missing)")
+        }
+        if let name, name.contains("/") { throw ValidationError("--name makes file names: no '/' in it") }
+    }
+
+    /// One piece to write.
+    private struct Piece {
+        let start: Int64
+        let title: String?
+        let performer: String?
+    }
+
+    func run() async throws {
+        let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }
+        let (pieces, length, rate) = try ErrorReporting.exitingOnFailure { try plan(inputURL) }
+        let folder = URL(fileURLWithPath: outputDirectory)
+        let stem = inputURL.deletingPathExtension().lastPathComponent
+        // An ADTS stream cannot state where a piece starts and ends (the encoder's priming and
+        // padding): its pieces go into MP4 (.m4a), whose edit lists can, the AAC packets copied.
+        let ext = inputURL.pathExtension.lowercased() == "aac" ? "m4a" : inputURL.pathExtension
+        let template = name ?? (cue != nil ? "%n - %t" : "\(stem.replacingOccurrences(of: "%", with: "%%"))-%n")
+        let digits = max(2, String(pieces.count).count)
+        let names = pieces.enumerated().map { index, piece in
+            Self.fileName(template, number: index + 1, digits: digits, title: piece.title ?? stem, performer: piece.performer ?? "") + (ext.isEmpty ? "" : "." + ext)
+        }
+        if Set(names).count != names.count {
+            ErrorReporting.printError(CommandLineError("--name \(template) gives two pieces the same name: put %n in it"))
+            throw ExitCode(64)
+        }
+        let outputs = names.map { folder.appendingPathComponent($0) }
+        let display = ProgressDisplay(style: progress.style)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let written = try await SignalCancellation.run {
+                try await Composition.split(inputURL, at: pieces.dropFirst().map(\.start), to: outputs, overwrite: overwriting.overwrite,
+                                            progress: display.handler(file: input, index: 1, count: 1))
+            }
+            display.clear()
+            var listed: [[String: Any]] = []
+            for (index, piece) in written.enumerated() {
+                let start = pieces[index].start
+                let end = index + 1 < pieces.count ? pieces[index + 1].start : length
+                piece.warnings.forEach(ErrorReporting.printWarning)
+                var entry: [String: Any] = ["number": index + 1, "file": names[index], "startFrame": start, "endFrame": end,
+                                            "startSeconds": Double(start) / Double(rate), "frames": piece.frames]
+                if let title = pieces[index].title { entry["title"] = title }
+                if let performer = pieces[index].performer { entry["performer"] = performer }
+                listed.append(entry)
+                let seconds = Double(piece.frames) / Double(rate)
+                let how = verbosity.verbose ? " (\(piece.paths.joined(separator: "; ")))" : ""
+                result.print("wrote \(folder.appendingPathComponent(names[index]).relativePath): \(String.seconds(seconds)), \(piece.frames) frames\(how)",
+                             json: ["output": folder.appendingPathComponent(names[index]).relativePath, "number": index + 1, "frames": piece.frames,
+                                    "durationSeconds": seconds, "pieces": piece.paths, "status": "done"])
+            }
+            let manifest = folder.appendingPathComponent("\(stem)-pieces.json")
+            let data = try JSONSerialization.data(withJSONObject: ["input": input, "sampleRate": rate, "frames": length, "pieces": listed],
+                                                  options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            try data.write(to: manifest, options: .atomic)
+        } catch {
+            display.clear()
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
+        }
+    }
+
+    /// The pieces' starts (the first at 0), titles and performers, the input's length and rate.
+    private func plan(_ url: URL) throws -> ([Piece], Int64, Int) {
+        let info = try AudioInfo.read(from: url)
+        guard let length = info.frames else {
+            throw CommandLineError("\(input): its length cannot be known without decoding it, so the last piece's end is unknown; convert it first")
+        }
+        let rate = info.sampleRate
+        var pieces = [Piece(start: 0, title: nil, performer: nil)]
+        if let at {
+            var previous: Int64 = 0
+            for text in at.split(separator: ",", omittingEmptySubsequences: false) {
+                let frame = try TimeValue.position(String(text)).frame(atRate: rate)
+                guard frame > previous else {
+                    throw CommandLineError("--at \(at): \(text) is not after the time before it (the times must increase, after 0)")
+                }
+                guard frame < length else {
+                    throw CommandLineError("--at \(at): \(text) is not inside \(input), which lasts \(String.seconds(Double(length) / Double(rate)))")
+                }
+                pieces.append(Piece(start: frame, title: nil, performer: nil))
+                previous = frame
+            }
+        } else if let every {
+            let step = every.frame(atRate: rate)
+            var frame = step
+            while frame < length {
+                pieces.append(Piece(start: frame, title: nil, performer: nil))
+                frame += step
+            }
+        } else if let cue {
+            let sheet: CueSheet
+            do {
+                sheet = try CueSheet(data: try Data(contentsOf: URL(fileURLWithPath: cue)))
+            } catch let error as CueSheet.Invalid {
+                throw CommandLineError("\(cue): \(error.description)")
+            } catch {
+                throw CommandLineError("\(cue): cannot be read (\(error.localizedDescription))")
+            }
+            if !Console.isQuiet { sheet.warnings.forEach { Console.error("reverse-audio: warning: \(cue): \($0)") } }
+            pieces = []
+            for (index, track) in sheet.tracks.enumerated() {
+                // The first piece starts at 0 (a pregap before track 1 belongs to it), so that
+                // the pieces together are the whole file.
+                let frame = index == 0 ? 0 : TimePosition.seconds(track.start).frame(atRate: rate)
+                guard frame < length else {
+                    throw CommandLineError("\(cue): track \(track.number) starts at \(CueSheet.clock(track.start)), past the end of \(input) (\(CueSheet.clock(Double(length) / Double(rate))))")
+                }
+                pieces.append(Piece(start: frame, title: track.title, performer: track.performer ?? sheet.performer))
+            }
+        }
+        return (pieces, length, rate)
+    }
+
+    /// A piece's file name from `template`; titles made safe for file names (no `/`, no control
+    /// characters, no leading dot, at most 100 characters).
+    static func fileName(_ template: String, number: Int, digits: Int, title: String, performer: String) -> String {
+        func safe(_ text: String) -> String {
+            var cleaned = String(text.map { $0 == "/" || $0 == "\\" || $0.isNewline || ($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) ? "_" : $0 })
+                .trimmingCharacters(in: .whitespaces)
+            while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+            return String(cleaned.prefix(100))
+        }
+        var result = ""
+        var iterator = template.makeIterator()
+        while let character = iterator.next() {
+            guard character == "%" else { result.append(character); continue }
+            switch iterator.next() {
+            case "n": let text = String(number); result += String(repeating: "0", count: max(0, digits - text.count)) + text
+            case "t": result += safe(title)
+            case "a": result += safe(performer)
+            case "%": result += "%"
+            case let other?: result += "%" + String(other)
+            case nil: result += "%"
+            }
+        }
+        let name = safe(result)
+        return name.isEmpty ? String(number) : name
+    }
+}

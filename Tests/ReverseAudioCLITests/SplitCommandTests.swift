@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 31, item 2 (first part): `split` by times, by a length and by a cue sheet. The gapless
+/// test from the MP3-cutting literature: the pieces, decoded one after another, are exactly the
+/// whole file's decode (ffmpeg's, each piece ending where its container says), for MP3 from lame
+/// (CBR, VBR) and ffmpeg, M4A (AAC without noise substitution), FLAC and WAV; the manifest beside
+/// them lists each piece's frames as ffmpeg decodes it.
+@Suite("split")
+struct SplitCommandTests {
+    /// Twelve seconds of a noisy, music-like signal, in each format a split must keep gapless.
+    static let kinds = ["lame -b 128", "lame -V5", "ffmpeg -q:a 5", "m4a", "flac", "wav"]
+
+    /// `kind`'s file of 12 seconds in `folder`.
+    static func make(_ kind: String, in folder: URL) throws -> URL {
+        if let mp3 = (MP3Classes.main + MP3Classes.more).first(where: { $0.name == kind }) {
+            return try MP3Classes.make(mp3, seconds: 12, in: folder)
+        }
+        let output = folder.appendingPathComponent("input.\(kind)")
+        let codec: [String] = switch kind {
+        case "m4a": ["-c:a", "aac", "-aac_pns", "0", "-b:a", "128k"]
+        case "flac": ["-c:a", "flac"]
+        default: ["-c:a", "pcm_s16le"]
+        }
+        let signal = "aevalsrc=exprs='0.3*sin(2*PI*(200*t+60*t*t))+0.1*(2*random(0)-1)|0.3*sin(2*PI*(700*t+20*t*t))':s=44100:d=12"
+        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal] + codec + [output.path])
+        guard made.status == 0 else { throw FFmpegOracle.Failure(description: made.errorText) }
+        return output
+    }
+
+    /// The pieces `split` wrote in `folder` (sorted by name), and its manifest.
+    static func pieces(in folder: URL, extension ext: String) throws -> (files: [URL], manifest: [String: Any]) {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let files = names.filter { $0.hasSuffix("." + ext) }.map { folder.appendingPathComponent($0) }
+        let manifestName = try #require(names.first { $0.hasSuffix("-pieces.json") }, "a manifest beside the pieces: \(names)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(manifestName))) as? [String: Any])
+        #expect(names.count == files.count + 1, "only the pieces and the manifest: \(names)")
+        return (files, manifest)
+    }
+
+    @Test("--at and --every: the pieces decoded in order are the whole file's decode, sample for sample; each piece's length is ffmpeg's",
+          arguments: kinds)
+    func gapless(_ kind: String) throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.make(kind, in: folder.url)
+        let ext = input.pathExtension
+        let whole = try FFmpegOracle.samples(of: input)
+        for (index, ways) in [["--at", "1.3,4.77,4.8,9"], ["--every", "2.5"], ["--at", "20000s"]].enumerated() {
+            let out = folder.file("out\(index)")
+            let result = try CLI.run(["split", input.path, "-o", out.path] + ways + ["-q"])
+            #expect(result.status == 0, "\(kind) \(ways): \(result.errorText)")
+            let (files, manifest) = try Self.pieces(in: out, extension: ext)
+            let expectedCount = [5, 5, 2][index]
+            #expect(files.count == expectedCount, "\(kind) \(ways): \(files.map(\.lastPathComponent))")
+            var joined: [Int16] = []
+            let listed = manifest["pieces"] as? [[String: Any]] ?? []
+            for (file, entry) in zip(files, listed) {
+                let samples = try FFmpegOracle.samples(of: file)
+                #expect(entry["frames"] as? Int == samples.count / 2, "\(kind) \(file.lastPathComponent): the manifest's frames are ffmpeg's")
+                #expect(entry["file"] as? String == file.lastPathComponent)
+                joined += samples
+            }
+            #expect(joined.count == whole.count, "\(kind) \(ways): \(joined.count / 2) frames in the pieces, \(whole.count / 2) in the file")
+            #expect(joined == whole, "\(kind) \(ways): the pieces together differ from the whole")
+        }
+    }
+
+    /// A sheet of three tracks, the second starting at 2 s (frame 150 of 75 a second), the third at 7.5 s.
+    static let sheet = """
+        REM GENRE Test
+        PERFORMER "The Band"
+        TITLE "Album"
+        FILE "input.wav" WAVE
+          TRACK 01 AUDIO
+            TITLE "Intro"
+            INDEX 01 00:00:00
+          TRACK 02 AUDIO
+            TITLE "Café Noir"
+            PERFORMER "Guest"
+            INDEX 00 00:01:50
+            INDEX 01 00:02:00
+          TRACK 03 AUDIO
+            TITLE "Out/ro"
+            INDEX 01 00:07:37
+
+        """
+
+    @Test("--cue: pieces named NN - TITLE at each INDEX 01 (UTF-8, with a BOM and CRLF, or Latin-1), gapless, the manifest naming titles and performers",
+          arguments: ["utf8", "bom-crlf", "latin1"])
+    func cueSheet(_ encoding: String) throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.make("wav", in: folder.url)
+        var data: Data
+        switch encoding {
+        case "bom-crlf": data = Data([0xEF, 0xBB, 0xBF]) + Data(Self.sheet.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        case "latin1": data = try #require(Self.sheet.data(using: .isoLatin1))
+        default: data = Data(Self.sheet.utf8)
+        }
+        let cue = folder.file("album.cue")
+        try data.write(to: cue)
+        let out = folder.file("Tracks")
+        let result = try CLI.run(["split", input.path, "-o", out.path, "--cue", cue.path, "-q"])
+        #expect(result.status == 0, "\(encoding): \(result.errorText)")
+        let (files, manifest) = try Self.pieces(in: out, extension: "wav")
+        #expect(files.map(\.lastPathComponent) == ["01 - Intro.wav", "02 - Café Noir.wav", "03 - Out_ro.wav"], "\(encoding)")
+        let whole = try FFmpegOracle.samples(of: input)
+        let lengths = try files.map { try FFmpegOracle.samples(of: $0).count / 2 }
+        // 2 s and 7 s + 37/75 s at 44.1 kHz: frames 88200 and 330456.
+        #expect(lengths == [88200, 330456 - 88200, whole.count / 2 - 330456], "\(encoding): \(lengths)")
+        let listed = manifest["pieces"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["title"] as? String } == ["Intro", "Café Noir", "Out/ro"])
+        #expect(listed.map { $0["performer"] as? String } == ["The Band", "Guest", "The Band"])
+    }
+
+    @Test("bad cue sheets and times are one-line errors that leave no piece: a track past the end, tracks out of order, no track, two FILE lines, times that do not increase, two ways at once")
+    func refusals() throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.make("flac", in: folder.url)
+        let cases: [(String?, [String], String)] = [
+            ("FILE \"a.flac\" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nINDEX 01 00:30:00\n", [], "past the end"),
+            ("TRACK 01 AUDIO\nINDEX 01 00:05:00\nTRACK 02 AUDIO\nINDEX 01 00:02:00\n", [], "out of order"),
+            ("REM nothing here\n", [], "no TRACK"),
+            ("FILE a.wav WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\nFILE b.wav WAVE\nTRACK 02 AUDIO\nINDEX 01 00:01:00\n", [], "a second FILE"),
+            ("TRACK 01 AUDIO\nINDEX 01 00:00:80\n", [], "not a cue time"),
+            (nil, ["--at", "3,2"], "not after"),
+            (nil, ["--at", "13"], "not inside"),
+            (nil, ["--at", "3", "--every", "2"], "one of --at, --every or --cue"),
+        ]
+        for (index, (sheet, options, message)) in cases.enumerated() {
+            var arguments = ["split", input.path, "-o", folder.file("out\(index)").path] + options
+            if let sheet {
+                let cue = folder.file("bad\(index).cue")
+                try Data(sheet.utf8).write(to: cue)
+                arguments += ["--cue", cue.path]
+            }
+            let result = try CLI.run(arguments)
+            #expect(result.status != 0 && result.errorText.contains(message), "\(message): \(result.status) \(result.errorText)")
+            #expect(result.errorText.split(separator: "\n").first?.hasPrefix("reverse-audio: error:") == true, "\(result.errorText)")
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("out\(index)").path)) ?? []
+            #expect(left.isEmpty, "\(message): left \(left)")
+        }
+    }
+
+    @Test("--name: a template with the number, the title and the performer; names that collide are refused")
+    func template() throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.make("wav", in: folder.url)
+        let out = folder.file("parts")
+        let result = try CLI.run(["split", input.path, "-o", out.path, "--every", "5", "--name", "part %n of %t (100%%)", "-q"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["input-pieces.json", "part 01 of input (100%).wav", "part 02 of input (100%).wav", "part 03 of input (100%).wav"], "\(names)")
+        let clash = try CLI.run(["split", input.path, "-o", folder.file("clash").path, "--every", "5", "--name", "same"])
+        #expect(clash.status == 64 && clash.errorText.contains("the same name"), "\(clash.status) \(clash.errorText)")
+    }
+}
