@@ -160,6 +160,24 @@ package final class Demuxer {
         return result
     }
 
+    /// One chapter of the container (MP4 chapters, Matroska chapters, ID3v2 `CHAP` frames).
+    package struct Chapter: Sendable, Equatable {
+        /// Where it starts and ends, in ``timeBase`` units.
+        package let start: Int64
+        package let end: Int64
+        package let timeBase: Rational
+        package let title: String?
+    }
+
+    /// The container's chapters, in the order FFmpeg lists them.
+    package var chapters: [Chapter] {
+        (0..<Int(context.pointee.nb_chapters)).compactMap { index in
+            guard let chapter = context.pointee.chapters[index] else { return nil }
+            let title = av_dict_get(chapter.pointee.metadata, "title", nil, 0).map { String(cString: $0.pointee.value) }
+            return Chapter(start: chapter.pointee.start, end: chapter.pointee.end, timeBase: Rational(chapter.pointee.time_base), title: title)
+        }
+    }
+
     /// The kind of every stream in the file, in stream order.
     package var streamKinds: [MediaKind] {
         (0..<Int(context.pointee.nb_streams)).map { index in

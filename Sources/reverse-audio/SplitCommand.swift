@@ -6,12 +6,13 @@ import ReverseAudioCommandLine
 struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let configuration = CommandConfiguration(
         commandName: "split",
-        abstract: "Split a file into pieces that play back to back as the whole, each cut as trim cuts (in the file's own format, copied where exact; ADTS .aac into .m4a).")
+        abstract: "Split a file into pieces that play back to back as the whole, each cut as trim cuts (in the file's own format, copied where exact; ADTS .aac into .m4a, other containers we do not write into their codec's).")
 
     static let examples = [
         "reverse-audio split mix.mp3 -o Tracks --cue mix.cue          # 01 - Title.mp3, 02 - ..., and mix-pieces.json",
         "reverse-audio split take.flac -o Parts --at 1:30,3:05.5",
         "reverse-audio split lecture.m4a -o Chunks --every 10:00 --name lecture-%n",
+        "reverse-audio split audiobook.m4b -o Chapters --chapters",
     ]
 
     @Argument(help: "The file to split.", completion: .file())
@@ -32,7 +33,14 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             completion: .file(extensions: ["cue"]))
     var cue: String?
 
-    @Option(help: ArgumentHelp("Name the pieces from a template: %n the number (zero-padded), %t the title (a cue sheet's, else the file's name), %a the performer, %% a percent sign (default: NAME-%n, or %n - %t from a cue sheet).",
+    @Option(help: ArgumentHelp("Split in the middle of every silence: at least D seconds below THRESHOLD dB (as mp3splt -s; e.g. -48:0.5).",
+                               valueName: "THRESHOLD:D"))
+    var silence: String?
+
+    @Flag(help: "Split where the file's chapters start (MP4 and Matroska chapters, ID3v2 CHAP frames), naming the pieces by their titles.")
+    var chapters = false
+
+    @Option(help: ArgumentHelp("Name the pieces from a template: %n the number (zero-padded), %t the title (a cue sheet's, else the file's name), %a the performer, %% a percent sign (default: NAME-%n, or %n - %t from a cue sheet or chapters).",
                                valueName: "TEMPLATE"))
     var name: String?
 
@@ -42,8 +50,9 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @OptionGroup(title: SharedOptions.title) var result: JSONResultOption
 
     func validate() throws {
-        let ways = [at != nil, every != nil, cue != nil].filter { $0 }.count
-        if ways != 1 { throw ValidationError("give one of --at, --every or --cue") }
+        let ways = [at != nil, every != nil, cue != nil, chapters, silence != nil].filter { $0 }.count
+        if ways != 1 { throw ValidationError("give one of --at, --every, --cue, --chapters or --silence") }
+        if let silence { _ = try Self.silenceSetting(silence) }
         if let every, every.frame(atRate: 48_000) == 0 { throw ValidationError("--every needs a length above 0") }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
@@ -61,28 +70,38 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     func run() async throws {
         let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }
-        let (pieces, length, rate) = try ErrorReporting.exitingOnFailure { try plan(inputURL) }
+        let (pieces, album, length, rate) = try ErrorReporting.exitingOnFailure { try plan(inputURL) }
         let folder = URL(fileURLWithPath: outputDirectory)
         let stem = inputURL.deletingPathExtension().lastPathComponent
         // An ADTS stream cannot state where a piece starts and ends (the encoder's priming and
-        // padding): its pieces go into MP4 (.m4a), whose edit lists can, the AAC packets copied.
-        let ext = inputURL.pathExtension.lowercased() == "aac" ? "m4a" : inputURL.pathExtension
-        let template = name ?? (cue != nil ? "%n - %t" : "\(stem.replacingOccurrences(of: "%", with: "%%"))-%n")
+        // padding): its pieces go into MP4 (.m4a), whose edit lists can, the AAC packets copied;
+        // a container we do not write (Matroska) gives the format made for its codec.
+        let ext = try ErrorReporting.exitingOnFailure { try Composition.pieceExtension(for: inputURL) }
+        let template = name ?? (cue != nil || chapters ? "%n - %t" : "\(stem.replacingOccurrences(of: "%", with: "%%"))-%n")
         let digits = max(2, String(pieces.count).count)
         let names = pieces.enumerated().map { index, piece in
-            Self.fileName(template, number: index + 1, digits: digits, title: piece.title ?? stem, performer: piece.performer ?? "") + (ext.isEmpty ? "" : "." + ext)
+            Self.fileName(template, number: index + 1, digits: digits, title: piece.title ?? stem, performer: piece.performer ?? "") + "." + ext
         }
         if Set(names).count != names.count {
             ErrorReporting.printError(CommandLineError("--name \(template) gives two pieces the same name: put %n in it"))
             throw ExitCode(64)
         }
         let outputs = names.map { folder.appendingPathComponent($0) }
+        // The input's tags stay on every piece; each gets its track number, and a cue sheet's
+        // title and performer (and the album's title) where it names them.
+        let tags = pieces.enumerated().map { index, piece in
+            var tags = ["track": "\(index + 1)/\(pieces.count)"]
+            if let title = piece.title { tags["title"] = title }
+            if let performer = piece.performer { tags["artist"] = performer }
+            if let album = album { tags["album"] = album }
+            return tags
+        }
         let display = ProgressDisplay(style: progress.style)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let written = try await SignalCancellation.run {
-                try await Composition.split(inputURL, at: pieces.dropFirst().map(\.start), to: outputs, overwrite: overwriting.overwrite,
-                                            progress: display.handler(file: input, index: 1, count: 1))
+                try await Composition.split(inputURL, at: pieces.dropFirst().map(\.start), to: outputs, tags: tags,
+                                            overwrite: overwriting.overwrite, progress: display.handler(file: input, index: 1, count: 1))
             }
             display.clear()
             var listed: [[String: Any]] = []
@@ -112,14 +131,16 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         }
     }
 
-    /// The pieces' starts (the first at 0), titles and performers, the input's length and rate.
-    private func plan(_ url: URL) throws -> ([Piece], Int64, Int) {
+    /// The pieces' starts (the first at 0), titles and performers, a cue sheet's album title,
+    /// the input's length and rate.
+    private func plan(_ url: URL) throws -> ([Piece], String?, Int64, Int) {
         let info = try AudioInfo.read(from: url)
         guard let length = info.frames else {
             throw CommandLineError("\(input): its length cannot be known without decoding it, so the last piece's end is unknown; convert it first")
         }
         let rate = info.sampleRate
         var pieces = [Piece(start: 0, title: nil, performer: nil)]
+        var album: String?
         if let at {
             var previous: Int64 = 0
             for text in at.split(separator: ",", omittingEmptySubsequences: false) {
@@ -149,6 +170,7 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             } catch {
                 throw CommandLineError("\(cue): cannot be read (\(error.localizedDescription))")
             }
+            album = sheet.title
             if !Console.isQuiet { sheet.warnings.forEach { Console.error("reverse-audio: warning: \(cue): \($0)") } }
             pieces = []
             for (index, track) in sheet.tracks.enumerated() {
@@ -161,7 +183,57 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 pieces.append(Piece(start: frame, title: track.title, performer: track.performer ?? sheet.performer))
             }
         }
-        return (pieces, length, rate)
+        if let silence {
+            let setting = try Self.silenceSetting(silence)
+            let found = try Composition.silences(in: url, thresholdDB: setting.thresholdDB, minimumFrames: setting.minimum.frame(atRate: rate))
+            guard !found.isEmpty else {
+                throw CommandLineError("--silence \(silence): no silence inside \(input) lasts that long that far down; nothing to split")
+            }
+            // In the middle of each silence, as mp3splt does.
+            pieces += found.map { Piece(start: ($0.lowerBound + $0.upperBound) / 2, title: nil, performer: nil) }
+        }
+        if chapters {
+            let listed = try Composition.chapters(of: url)
+            guard !listed.isEmpty else {
+                throw CommandLineError("\(input) has no chapters FFmpeg reads (MP4 and Matroska chapters, ID3v2 CHAP frames)")
+            }
+            pieces = []
+            for (index, chapter) in listed.enumerated() {
+                let seconds = { (frame: Int64) in CueSheet.clock(Double(frame) / Double(rate)) }
+                if index > 0 {
+                    let previous = listed[index - 1]
+                    guard chapter.start > previous.start else {
+                        throw CommandLineError("\(input): chapter \(index + 1) starts at \(seconds(chapter.start)), not after chapter \(index) (\(seconds(previous.start))): the chapters are out of order")
+                    }
+                    if chapter.start < previous.end && !Console.isQuiet {
+                        Console.error("reverse-audio: warning: \(input): chapter \(index + 1) starts at \(seconds(chapter.start)), before chapter \(index) ends (\(seconds(previous.end))): the pieces meet at its start")
+                    }
+                }
+                // The first piece starts at 0, so that the pieces together are the whole file.
+                let frame = index == 0 ? 0 : chapter.start
+                guard frame < length else {
+                    throw CommandLineError("\(input): chapter \(index + 1) starts at \(seconds(chapter.start)), past the end of the audio (\(seconds(length)))")
+                }
+                pieces.append(Piece(start: frame, title: chapter.title, performer: nil))
+            }
+        }
+        return (pieces, album, length, rate)
+    }
+
+    /// `--silence THRESHOLD:D`: the threshold in dB (at most 0) and the shortest silence.
+    static func silenceSetting(_ text: String) throws -> (thresholdDB: Double, minimum: TimePosition) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let threshold = Double(parts[0]), threshold.isFinite, threshold <= 0, threshold >= -200 else {
+            throw ValidationError("--silence \(text): give THRESHOLD:D, a level in dB from -200 to 0 and a length (-48:0.5)")
+        }
+        let minimum: TimePosition
+        do {
+            minimum = try TimeValue.position(String(parts[1]))
+        } catch {
+            throw ValidationError("--silence \(text): \(error)")
+        }
+        guard minimum.frame(atRate: 48_000) > 0 else { throw ValidationError("--silence \(text): the shortest silence must last more than 0") }
+        return (threshold, minimum)
     }
 
     /// A piece's file name from `template`; titles made safe for file names (no `/`, no control

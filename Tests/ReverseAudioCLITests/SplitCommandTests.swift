@@ -113,6 +113,111 @@ struct SplitCommandTests {
         #expect(listed.map { $0["performer"] as? String } == ["The Band", "Guest", "The Band"])
     }
 
+    @Test("every piece keeps the input's tags and gets its track number, and a cue sheet's title, performer and album: copied MP3, edit-listed M4A, encoded FLAC",
+          arguments: ["mp3", "m4a", "flac"])
+    func tags(_ ext: String) throws {
+        let folder = try TemporaryDirectory()
+        let input = folder.file("tagged.\(ext)")
+        let codec: [String] = switch ext {
+        case "mp3": ["-c:a", "libmp3lame", "-b:a", "128k"]
+        case "m4a": ["-c:a", "aac", "-aac_pns", "0"]
+        default: ["-c:a", "flac"]
+        }
+        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=f=440:r=44100:d=9",
+                                                    "-metadata", "comment=kept", "-metadata", "album=Original", "-metadata", "title=Whole"]
+                                         + codec + [input.path])
+        #expect(made.status == 0, "\(made.errorText)")
+        let cue = folder.file("album.cue")
+        try Data(Self.sheet.utf8).write(to: cue)
+        let out = folder.file("Tracks")
+        let result = try CLI.run(["split", input.path, "-o", out.path, "--cue", cue.path, "-q", "--verbose"].filter { $0 != "-q" })
+        #expect(result.status == 0, "\(ext): \(result.errorText)")
+        if ext != "flac" { #expect(result.outputText.contains("copied"), "\(ext): the pieces are copied: \(result.outputText)") }
+        let (files, _) = try Self.pieces(in: out, extension: ext)
+        #expect(files.count == 3)
+        for (index, file) in files.enumerated() {
+            let format = try FFmpegOracle.probe(file).format
+            var tags: [String: String] = [:]
+            for (key, value) in format["tags"] as? [String: String] ?? [:] { tags[key.lowercased()] = value }
+            let track = tags["track"] ?? tags["tracknumber"] ?? ""
+            #expect(track.hasPrefix("\(index + 1)"), "\(ext) piece \(index + 1): track \(track) in \(tags)")
+            #expect(tags["title"] == ["Intro", "Café Noir", "Out/ro"][index], "\(ext) piece \(index + 1): \(tags)")
+            #expect(tags["artist"] == ["The Band", "Guest", "The Band"][index], "\(ext) piece \(index + 1): \(tags)")
+            #expect(tags["album"] == "Album", "\(ext): the sheet's album title: \(tags)")
+            #expect((tags["comment"] ?? tags["description"]) == "kept", "\(ext): the input's other tags are kept: \(tags)")
+        }
+    }
+
+    @Test("--chapters: pieces at each chapter (M4B, MP3 with ID3v2 CHAP frames, FLAC in Matroska into .flac), named NN - TITLE, titled and numbered, gapless",
+          arguments: ["m4b", "mp3", "mka"])
+    func chapters(_ ext: String) throws {
+        let folder = try TemporaryDirectory()
+        let wav = try Self.make("wav", in: folder.url)
+        let metadata = folder.file("chapters.txt")
+        try Data(";FFMETADATA1\ntitle=Book\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=3000\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=3000\nEND=7250\ntitle=Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=7250\nEND=12000\ntitle=Three\n".utf8)
+            .write(to: metadata)
+        let input = folder.file("book.\(ext)")
+        let codec: [String] = switch ext {
+        case "m4b": ["-c:a", "aac", "-aac_pns", "0"]
+        case "mp3": ["-c:a", "libmp3lame", "-b:a", "128k"]
+        default: ["-c:a", "flac"]
+        }
+        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", wav.path, "-i", metadata.path, "-map_metadata", "1",
+                                                    "-map_chapters", "1", "-map", "0:a"] + codec + [input.path])
+        #expect(made.status == 0, "\(made.errorText)")
+        let out = folder.file("Chapters")
+        let result = try CLI.run(["split", input.path, "-o", out.path, "--chapters", "-q"])
+        #expect(result.status == 0, "\(ext): \(result.errorText)")
+        let pieceExtension = ext == "mka" ? "flac" : ext
+        let (files, _) = try Self.pieces(in: out, extension: pieceExtension)
+        #expect(files.map(\.lastPathComponent) == ["01 - One", "02 - Two", "03 - Three"].map { $0 + "." + pieceExtension }, "\(ext)")
+        let whole = try FFmpegOracle.samples(of: input)
+        var joined: [Int16] = []
+        for (index, file) in files.enumerated() {
+            let samples = try FFmpegOracle.samples(of: file)
+            joined += samples
+            if ext != "mp3" || index == 0 {
+                // The chapters' starts (ms): the pieces' lengths, where the decode's output starts at the file's start.
+                let expected = [132300, 187425, 209475][index]
+                if index < 2 { #expect(samples.count / 2 == expected, "\(ext) piece \(index + 1): \(samples.count / 2) frames") }
+            }
+            var tags: [String: String] = [:]
+            for (key, value) in try FFmpegOracle.probe(file).format["tags"] as? [String: String] ?? [:] { tags[key.lowercased()] = value }
+            #expect(tags["title"] == ["One", "Two", "Three"][index], "\(ext): \(tags)")
+            #expect((tags["track"] ?? tags["tracknumber"] ?? "").hasPrefix("\(index + 1)"), "\(ext): \(tags)")
+        }
+        #expect(joined == whole, "\(ext): the pieces together differ from the whole (\(joined.count / 2) and \(whole.count / 2) frames)")
+        let none = try CLI.run(["split", wav.path, "-o", folder.file("none").path, "--chapters"])
+        #expect(none.status != 0 && none.errorText.contains("has no chapters"), "\(none.errorText)")
+    }
+
+    @Test("--silence: split in the middle of each silence long and deep enough, as mp3splt -s; none found is an error that leaves nothing")
+    func silence() throws {
+        let folder = try TemporaryDirectory()
+        let input = folder.file("takes.wav")
+        // 2 s tone, 1 s silence, 1.5 s tone, 0.2 s silence, 2 s tone, 0.8 s silence, 1 s tone.
+        let graph = "sine=f=300:d=2,apad=pad_dur=1[a];sine=f=500:d=1.5,apad=pad_dur=0.2[b];sine=f=700:d=2,apad=pad_dur=0.8[c];sine=f=900:d=1[d];[a][b][c][d]concat=n=4:v=0:a=1"
+        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", graph, "-ar", "44100", "-c:a", "pcm_s16le", input.path])
+        #expect(made.status == 0, "\(made.errorText)")
+        let out = folder.file("out")
+        let result = try CLI.run(["split", input.path, "-o", out.path, "--silence", "-48:0.5", "-q"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let (files, _) = try Self.pieces(in: out, extension: "wav")
+        let lengths = try files.map { try FFmpegOracle.samples(of: $0).count }
+        // Silences from 2 s to 3 s and from 6.7 s to 7.5 s: cuts near 2.5 s and 7.1 s (the 0.2 s one is too short).
+        #expect(lengths.count == 3, "\(lengths)")
+        if lengths.count == 3 {
+            #expect(abs(lengths[0] - 110250) < 300, "\(lengths)")
+            #expect(abs(lengths[0] + lengths[1] - 313110) < 300, "\(lengths)")
+        }
+        #expect(lengths.reduce(0, +) == (try FFmpegOracle.samples(of: input)).count)
+        let none = try CLI.run(["split", input.path, "-o", folder.file("none").path, "--silence", "-48:5"])
+        #expect(none.status != 0 && none.errorText.contains("no silence"), "\(none.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("none").path))
+        let bad = try CLI.run(["split", input.path, "-o", folder.file("bad").path, "--silence", "48"])
+        #expect(bad.status == 64, "\(bad.errorText)")
+    }
+
     @Test("bad cue sheets and times are one-line errors that leave no piece: a track past the end, tracks out of order, no track, two FILE lines, times that do not increase, two ways at once")
     func refusals() throws {
         let folder = try TemporaryDirectory()
@@ -125,7 +230,7 @@ struct SplitCommandTests {
             ("TRACK 01 AUDIO\nINDEX 01 00:00:80\n", [], "not a cue time"),
             (nil, ["--at", "3,2"], "not after"),
             (nil, ["--at", "13"], "not inside"),
-            (nil, ["--at", "3", "--every", "2"], "one of --at, --every or --cue"),
+            (nil, ["--at", "3", "--every", "2"], "one of --at, --every, --cue, --chapters or --silence"),
         ]
         for (index, (sheet, options, message)) in cases.enumerated() {
             var arguments = ["split", input.path, "-o", folder.file("out\(index)").path] + options

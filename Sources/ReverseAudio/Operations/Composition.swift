@@ -43,6 +43,11 @@ public struct Composition: Sendable {
     public var progress: ProgressHandler?
     /// Effects on the whole output, in order (a fade-in at its start); each piece may have its own.
     public var effects: [any AudioEffect] = []
+    /// Tags written in place of the first file's tags of the same names (a split piece's title
+    /// and track number); the first file's others are kept.
+    package var tags: [(key: String, value: String)] = []
+    /// An MP3 file's packet index shared with other cuts of it (a split's pieces).
+    package var sharedCutIndex: SharedCutIndex?
 
 
     /// A composition of `pieces`.
@@ -169,7 +174,7 @@ public struct Composition: Sendable {
             whole = try effect.applied(to: whole, mirrored: false)
         }
         try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
-        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.writerInput,
+        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.openedInput.writerInput(overridingTags: tags),
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
         let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
         let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)
@@ -352,7 +357,8 @@ public struct Composition: Sendable {
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
             guard !frames.isEmpty else { return .notCopied("the cut is empty") }
-            switch try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
+            switch try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, tags: tags,
+                                         sharing: sharedCutIndex, cancellation: cancellation) {
             case .refused(let reason):
                 return .notCopied(reason)
             case .written(let written):
@@ -373,7 +379,7 @@ public struct Composition: Sendable {
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
             let written: EditListCut.Written
-            switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, cancellation: cancellation) {
+            switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, tags: tags, cancellation: cancellation) {
             case .written(let result): written = result
             case .refused(let reason): return .notCopied(reason)
             }

@@ -83,6 +83,7 @@ package enum EditListCut {
     /// - Throws: `RangeError.rangePastEnd` for a range past the end of the file,
     ///   and the errors of reading and writing.
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+                            tags overrides: [(key: String, value: String)] = [],
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
         if let refusal = refusal(source) { return .refused(refusal) }
@@ -105,7 +106,7 @@ package enum EditListCut {
                 try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(restart, streamStart))
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer, publishedPath: FileFormat.m4a.muxerName(forPublished: destination.target.path))
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
-                muxer.setMetadata(source.tags)
+                muxer.setMetadata(source.tags(overriding: overrides))
                 try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
                 let packet = try Packet()
                 let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)

@@ -75,9 +75,16 @@ struct LAMETag {
     static func crc<Bytes: Sequence>(_ bytes: Bytes, continuing crc: UInt16 = 0) -> UInt16 where Bytes.Element == UInt8 {
         var value = crc
         for byte in bytes {
-            value ^= UInt16(byte)
-            for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xA001 : value >> 1 }
+            value = (value >> 8) ^ crcTable[Int((value ^ UInt16(byte)) & 0xFF)]
         }
+        return value
+    }
+
+    /// The CRC of each byte value, a byte at a time instead of a bit (the music CRC covers every
+    /// byte copied: a split of an hour's MP3 runs it over all of them).
+    private static let crcTable: [UInt16] = (0..<256).map { byte in
+        var value = UInt16(byte)
+        for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xA001 : value >> 1 }
         return value
     }
 

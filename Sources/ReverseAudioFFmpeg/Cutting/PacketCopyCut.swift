@@ -44,14 +44,20 @@ package enum PacketCopyCut {
     /// - Throws: `RangeError.rangePastEnd(path:frame:isStart:length:sampleRate:)` for
     ///   a range past the end, and the errors of reading and writing.
     package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+                            tags overrides: [(key: String, value: String)] = [], sharing shared: SharedCutIndex? = nil,
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
         guard source.traits.cutMethod == .mp3Frames, source.isSeekable else { return .refused("only a seekable MP3 file's frames can be copied") }
-        let index = PacketIndex(for: source)
-        let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
-        // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
-        // padding) is only right that way.
-        try index.extend(through: range.upperBound, reader: reader, path: input.displayPath, isCancelled: cancellation.check)
+        let index: PacketIndex
+        if let complete = try mappingFFmpegErrors(path: input.displayPath, { try shared?.index(of: source, isCancelled: cancellation.check) }) {
+            index = complete
+        } else {
+            index = PacketIndex(for: source)
+            let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+            // Read in order from the start, through the demuxer: its end trimming (the LAME tag's
+            // padding) is only right that way.
+            try index.extend(through: range.upperBound, reader: reader, path: input.displayPath, isCancelled: cancellation.check)
+        }
         if range.lowerBound >= index.indexedFrames || range.upperBound > index.indexedFrames {
             _ = try range.within(length: index.indexedFrames, sampleRate: source.parameters.sampleRate, path: input.displayPath)
         }
@@ -115,7 +121,7 @@ package enum PacketCopyCut {
             }
             return try write(source, index: index, plan: plan, reservoirFrame: reservoirFrame, last: last, range: range,
                              delay: delay, samplesPerFrame: samplesPerFrame, to: output, input: input, overwrite: overwrite,
-                             cancellation: cancellation)
+                             tags: source.tags(overriding: overrides), cancellation: cancellation)
         }
         return .refused(reason)
     }
@@ -217,7 +223,7 @@ package enum PacketCopyCut {
     /// Writes the tag frame, the reservoir frame and the copied frames; checks the result's length.
     private static func write(_ source: AudioInput, index: PacketIndex, plan: MP3CutPlan, reservoirFrame: [UInt8]?, last: Int,
                               range: Range<Int64>, delay: Int, samplesPerFrame: Int, to output: URL, input: URL,
-                              overwrite: Bool, cancellation: CancellationFlag) throws -> Outcome {
+                              overwrite: Bool, tags: [(key: String, value: String)], cancellation: CancellationFlag) throws -> Outcome {
         // The copied bytes are read twice: once for the tag's frame count, sizes and CRC, once to write.
         var sizes: [Int] = reservoirFrame.map { [$0.count] } ?? []
         var musicCRC = reservoirFrame.map { LAMETag.crc($0) } ?? 0
@@ -257,7 +263,7 @@ package enum PacketCopyCut {
             try mappingFFmpegErrors(path: output.displayPath) {
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.mp3.muxer, publishedPath: destination.target.path)
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
-                muxer.setMetadata(source.tags)
+                muxer.setMetadata(tags)
                 // The muxer writes the ID3v2 tag (with room left for the gapless comment) and
                 // then the frames as they are given: the tag frame is ours, not the muxer's.
                 try muxer.writeHeader(options: ["write_xing": "0", "id3v2_version": String(id3Version),

@@ -152,6 +152,23 @@ package final class AudioInput {
         return demuxer.tags(stream: streamIndex).filter { !technical.contains($0.key.lowercased()) }
     }
 
+    /// The container's chapters (MP4, Matroska, ID3v2 `CHAP`), each as the frames of the decode
+    /// where it starts and ends, and its title, in the order the container lists them.
+    package var chapters: [(start: Int64, end: Int64, title: String?)] {
+        let rate = Rational(1, Int32(clamping: parameters.sampleRate))
+        return demuxer.chapters.map { chapter in
+            guard chapter.timeBase.isValid else { return (0, 0, chapter.title) }
+            return (chapter.timeBase.rescale(chapter.start, to: rate), chapter.timeBase.rescale(chapter.end, to: rate), chapter.title)
+        }
+    }
+
+    /// ``tags`` with `overrides` in place of the tags of the same names (a piece's title and
+    /// track number), the others kept in order.
+    package func tags(overriding overrides: [(key: String, value: String)]) -> [(key: String, value: String)] {
+        let replaced = Set(overrides.map { $0.key.lowercased() })
+        return tags.filter { !replaced.contains($0.key.lowercased()) } + overrides
+    }
+
     /// The file's description, with `frames` when the caller already knows it.
     package func info(frames: Int64?, framesSource: LengthSource? = nil) -> AudioInfo {
         AudioInfo(

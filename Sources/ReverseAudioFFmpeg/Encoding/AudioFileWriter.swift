@@ -220,9 +220,12 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
 
 extension AudioInput {
     /// What a writer converting this input keeps of it: its codec (to keep its bit rate), tags.
-    package var writerInput: AudioFileWriter.Input {
+    package var writerInput: AudioFileWriter.Input { writerInput(overridingTags: []) }
+
+    /// ``writerInput`` with `overrides` in place of the tags of the same names.
+    package func writerInput(overridingTags overrides: [(key: String, value: String)]) -> AudioFileWriter.Input {
         AudioFileWriter.Input(codec: outputCodec, isLossless: !parameters.isLossy,
-                              bitRate: parameters.bitRate ?? demuxer.bitRate, tags: tags)
+                              bitRate: parameters.bitRate ?? demuxer.bitRate, tags: tags(overriding: overrides))
     }
 
     /// The input's codec by the name an output format gives it, when it is one we write.
