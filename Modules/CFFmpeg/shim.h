@@ -198,4 +198,22 @@ static inline int ra_sws_scale_frame(struct SwsContext *context, AVFrame *destin
     return rows < 0 ? rows : 0;
 }
 
+// A chapter added to a muxer's context before its header is written (libavformat has no public
+// function for it; ffmpeg's own copy_chapters does the same). avformat_free_context frees it.
+static inline int ra_add_chapter(AVFormatContext *context, int64_t id, AVRational time_base, int64_t start, int64_t end,
+                                 const char *title) {
+    AVChapter *chapter = av_mallocz(sizeof(AVChapter));
+    if (!chapter) return AVERROR(ENOMEM);
+    AVChapter **grown = av_realloc_array(context->chapters, context->nb_chapters + 1, sizeof(*context->chapters));
+    if (!grown) { av_free(chapter); return AVERROR(ENOMEM); }
+    context->chapters = grown;
+    chapter->id = id;
+    chapter->time_base = time_base;
+    chapter->start = start;
+    chapter->end = end;
+    if (title && av_dict_set(&chapter->metadata, "title", title, 0) < 0) { av_free(chapter); return AVERROR(ENOMEM); }
+    context->chapters[context->nb_chapters++] = chapter;
+    return 0;
+}
+
 #endif

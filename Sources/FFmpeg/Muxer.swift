@@ -113,6 +113,17 @@ package final class Muxer {
         for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }
     }
 
+    /// Adds chapters (start and end in frames at `sampleRate`, and a title), written by muxers
+    /// that can hold them (MP3's ID3v2 `CHAP` frames, MP4's chapter track, FLAC's and Ogg's
+    /// `CHAPTERnnn` comments); before ``writeHeader(options:)``.
+    package func addChapters(_ chapters: [(start: Int64, end: Int64, title: String?)], sampleRate: Int) throws(FFmpegError) {
+        for (number, chapter) in chapters.enumerated() {
+            let added = ra_add_chapter(context, Int64(number + 1), AVRational(num: 1, den: Int32(clamping: sampleRate)),
+                                       chapter.start, chapter.end, chapter.title)
+            try FFmpegError.check(added, "adding a chapter", path: path)
+        }
+    }
+
     /// Writes the file header, with muxer options such as `["rf64": "auto"]`.
     package func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
         var dictionary: OpaquePointer?

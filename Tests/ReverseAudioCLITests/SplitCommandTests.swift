@@ -148,11 +148,9 @@ struct SplitCommandTests {
         }
     }
 
-    @Test("--chapters: pieces at each chapter (M4B, MP3 with ID3v2 CHAP frames, FLAC in Matroska into .flac), named NN - TITLE, titled and numbered, gapless",
-          arguments: ["m4b", "mp3", "mka"])
-    func chapters(_ ext: String) throws {
-        let folder = try TemporaryDirectory()
-        let wav = try Self.make("wav", in: folder.url)
+    /// `wav` encoded as `book.EXT` (M4B and MP3: AAC and MP3; Matroska: FLAC) with three chapters:
+    /// One (0 to 3 s), Two (3 s to 7.25 s), Three (7.25 s to 12 s).
+    static func book(_ ext: String, from wav: URL, in folder: TemporaryDirectory) throws -> URL {
         let metadata = folder.file("chapters.txt")
         try Data(";FFMETADATA1\ntitle=Book\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=3000\ntitle=One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=3000\nEND=7250\ntitle=Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=7250\nEND=12000\ntitle=Three\n".utf8)
             .write(to: metadata)
@@ -164,7 +162,16 @@ struct SplitCommandTests {
         }
         let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", wav.path, "-i", metadata.path, "-map_metadata", "1",
                                                     "-map_chapters", "1", "-map", "0:a"] + codec + [input.path])
-        #expect(made.status == 0, "\(made.errorText)")
+        guard made.status == 0 else { throw FFmpegOracle.Failure(description: made.errorText) }
+        return input
+    }
+
+    @Test("--chapters: pieces at each chapter (M4B, MP3 with ID3v2 CHAP frames, FLAC in Matroska into .flac), named NN - TITLE, titled and numbered, gapless",
+          arguments: ["m4b", "mp3", "mka"])
+    func chapters(_ ext: String) throws {
+        let folder = try TemporaryDirectory()
+        let wav = try Self.make("wav", in: folder.url)
+        let input = try Self.book(ext, from: wav, in: folder)
         let out = folder.file("Chapters")
         let result = try CLI.run(["split", input.path, "-o", out.path, "--chapters", "-q"])
         #expect(result.status == 0, "\(ext): \(result.errorText)")
@@ -189,6 +196,28 @@ struct SplitCommandTests {
         #expect(joined == whole, "\(ext): the pieces together differ from the whole (\(joined.count / 2) and \(whole.count / 2) frames)")
         let none = try CLI.run(["split", wav.path, "-o", folder.file("none").path, "--chapters"])
         #expect(none.status != 0 && none.errorText.contains("has no chapters"), "\(none.errorText)")
+    }
+
+    @Test("trim keeps the chapters inside its range, cut to it and shifted to its start (MP3's ID3v2 CHAP, MP4's chapters; copied and re-encoded)",
+          arguments: [("m4b", false), ("mp3", false), ("mp3", true)])
+    func trimKeepsChapters(_ ext: String, _ reencode: Bool) throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.book(ext, from: try Self.make("wav", in: folder.url), in: folder)
+        let cut = folder.file("cut.\(ext)")
+        let result = try CLI.run(["trim", input.path, cut.path, "--start", "4", "--end", "9", "-q"] + (reencode ? ["--reencode"] : []))
+        #expect(result.status == 0, "\(result.errorText)")
+        let probe = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_chapters", "-print_format", "json", cut.path])
+        let chapters = (try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
+        let found = chapters.map { chapter in
+            ((chapter["tags"] as? [String: String])?["title"] ?? "", Double(chapter["start_time"] as? String ?? "") ?? -1,
+             Double(chapter["end_time"] as? String ?? "") ?? -1)
+        }
+        // Chapter Two (3 s to 7.25 s) and Three (7.25 s to 12 s) overlap 4 s to 9 s: 0 to 3.25 s and 3.25 s to 5 s.
+        #expect(found.map(\.0) == ["Two", "Three"], "\(ext): \(found)")
+        if found.count == 2 {
+            #expect(abs(found[0].1) < 0.002 && abs(found[0].2 - 3.25) < 0.002 && abs(found[1].1 - 3.25) < 0.002 && abs(found[1].2 - 5) < 0.002,
+                    "\(ext): \(found)")
+        }
     }
 
     @Test("--silence: split in the middle of each silence long and deep enough, as mp3splt -s; none found is an error that leaves nothing")

@@ -174,7 +174,14 @@ public struct Composition: Sendable {
             whole = try effect.applied(to: whole, mirrored: false)
         }
         try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
-        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: reference.openedInput.writerInput(overridingTags: tags),
+        // A cut of one file keeps the chapters inside it, from its start (a join's files have
+        // their own timelines; silence around a cut would move them: none then).
+        var chapterCut: Range<Int64>?
+        if pieces.count == 1, case .file(_, let range, false, _) = pieces[0] {
+            chapterCut = try range?.frames(atRate: reference.format.sampleRate, path: reference.name) ?? 0..<Int64.max
+        }
+        let writerInput = reference.openedInput.writerInput(overridingTags: tags, chaptersOf: chapterCut)
+        let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
         let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
         let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)

@@ -107,6 +107,7 @@ package enum EditListCut {
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer, publishedPath: FileFormat.m4a.muxerName(forPublished: destination.target.path))
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
                 muxer.setMetadata(source.tags(overriding: overrides))
+                try muxer.addChapters(source.chapters(within: range), sampleRate: parameters.sampleRate)
                 try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
                 let packet = try Packet()
                 let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)

@@ -264,6 +264,7 @@ package enum PacketCopyCut {
                 let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.mp3.muxer, publishedPath: destination.target.path)
                 try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
                 muxer.setMetadata(tags)
+                try muxer.addChapters(source.chapters(within: range), sampleRate: source.parameters.sampleRate)
                 // The muxer writes the ID3v2 tag (with room left for the gapless comment) and
                 // then the frames as they are given: the tag frame is ours, not the muxer's.
                 try muxer.writeHeader(options: ["write_xing": "0", "id3v2_version": String(id3Version),

@@ -162,6 +162,16 @@ package final class AudioInput {
         }
     }
 
+    /// The chapters that overlap output frames `range`, cut to it and counted from its start
+    /// (what a cut of `range` keeps).
+    package func chapters(within range: Range<Int64>) -> [(start: Int64, end: Int64, title: String?)] {
+        chapters.compactMap { chapter in
+            let start = max(chapter.start, range.lowerBound)
+            let end = min(max(chapter.end, chapter.start), range.upperBound)
+            return start < end ? (start - range.lowerBound, end - range.lowerBound, chapter.title) : nil
+        }
+    }
+
     /// ``tags`` with `overrides` in place of the tags of the same names (a piece's title and
     /// track number), the others kept in order.
     package func tags(overriding overrides: [(key: String, value: String)]) -> [(key: String, value: String)] {

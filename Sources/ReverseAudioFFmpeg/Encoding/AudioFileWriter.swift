@@ -42,12 +42,15 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
         let bitRate: Int?
         /// Tags to copy into the output (title, artist…).
         let tags: [(key: String, value: String)]
+        /// Chapters to write (frames of the output, and titles): a cut's, shifted to its start.
+        var chapters: [(start: Int64, end: Int64, title: String?)] = []
     }
 
     let output: OutputFile
     private let plan: EncoderPlan
     private let layout: ChannelLayout
     private let tags: [(key: String, value: String)]
+    private let chapters: [(start: Int64, end: Int64, title: String?)]
     private var muxer: Muxer
     /// The encoder; nil when the samples go into the file as they are (little-endian PCM).
     private var stream: EncodingStream?
@@ -83,6 +86,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
         storedSampleFormat = plan.storedSampleFormat
         layout = ChannelLayout(named: format.channelLayoutName, channelCount: format.channelCount)
         tags = input?.tags ?? []
+        chapters = input?.chapters ?? []
         output = try OutputFile(url: url, overwrite: overwrite, inputs: inputs,
                                 requiresSeekableFile: outputFormat.file.requiresSeekableFile)
         packet = try mappingFFmpegErrors(path: path) { try Packet() }
@@ -112,6 +116,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
             stream = plan.passesThrough ? nil : encoding
             let options = outputFormat.file.muxerOptions(format, plan.storedBytesPerSample * format.channelCount, expectedFrames)
             muxer.setMetadata(tags)
+            try muxer.addChapters(chapters, sampleRate: format.sampleRate)
             try muxer.writeHeader(options: options)
         } catch {
             throw ReverseAudioError.output(.writeFailed(path: url.displayPath, reason: error.message))
@@ -222,10 +227,12 @@ extension AudioInput {
     /// What a writer converting this input keeps of it: its codec (to keep its bit rate), tags.
     package var writerInput: AudioFileWriter.Input { writerInput(overridingTags: []) }
 
-    /// ``writerInput`` with `overrides` in place of the tags of the same names.
-    package func writerInput(overridingTags overrides: [(key: String, value: String)]) -> AudioFileWriter.Input {
-        AudioFileWriter.Input(codec: outputCodec, isLossless: !parameters.isLossy,
-                              bitRate: parameters.bitRate ?? demuxer.bitRate, tags: tags(overriding: overrides))
+    /// ``writerInput`` with `overrides` in place of the tags of the same names, and with the
+    /// chapters of a cut of output frames `cut` (none without one).
+    package func writerInput(overridingTags overrides: [(key: String, value: String)],
+                             chaptersOf cut: Range<Int64>? = nil) -> AudioFileWriter.Input {
+        AudioFileWriter.Input(codec: outputCodec, isLossless: !parameters.isLossy, bitRate: parameters.bitRate ?? demuxer.bitRate,
+                              tags: tags(overriding: overrides), chapters: cut.map { chapters(within: $0) } ?? [])
     }
 
     /// The input's codec by the name an output format gives it, when it is one we write.
