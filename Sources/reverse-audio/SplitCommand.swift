@@ -97,6 +97,7 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             return tags
         }
         let display = ProgressDisplay(style: progress.style)
+        let folderExisted = FileManager.default.fileExists(atPath: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let written = try await SignalCancellation.run {
@@ -126,6 +127,10 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             try data.write(to: manifest, options: .atomic)
         } catch {
             display.clear()
+            // The folder this run made goes too when nothing was left in it.
+            if !folderExisted, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(at: folder)
+            }
             ErrorReporting.printError(error)
             throw ErrorReporting.exitCode(for: error)
         }

@@ -189,10 +189,8 @@ enum LengthResolver {
               tag.frames > 2 * Int64(PacketIndex.headPackets) else { return nil }
         // The first packets, decoded as a decode from the start does, give what the tag says.
         let decoded = try FrameDecoder.samples(decoding: head, demuxer: input.demuxer, streamIndex: input.streamIndex)
-        for (number, samples) in decoded.enumerated() {
-            let frame = Int64(number)
-            let trimmedAtStart = min(max(tag.startSkip - frame * tag.samplesPerFrame, 0), tag.samplesPerFrame)
-            guard Int64(samples) == tag.samplesPerFrame - trimmedAtStart - tag.discardedAtEnd(ofFrame: frame) else { return nil }
+        for (number, samples) in decoded.enumerated() where Int64(samples) != tag.samplesDecoded(byFrame: Int64(number)) {
+            return nil
         }
         return try PacketIndex.mp3Tail(of: input, tag: tag, reaching: tag.length - 1, isCancelled: isCancelled)
     }

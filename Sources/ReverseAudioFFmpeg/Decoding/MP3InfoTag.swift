@@ -49,6 +49,13 @@ struct MP3InfoTag: Sendable, Equatable {
         return min(end - firstDiscardedSample, samplesPerFrame)
     }
 
+    /// The samples frame `number` gives in a decode from the start: a whole frame, less the start
+    /// skip that reaches into it and the end trimming it carries.
+    func samplesDecoded(byFrame number: Int64) -> Int64 {
+        let trimmedAtStart = min(max(startSkip - number * samplesPerFrame, 0), samplesPerFrame)
+        return samplesPerFrame - trimmedAtStart - discardedAtEnd(ofFrame: number)
+    }
+
     /// The output position of frame `number`'s first sample, before the start trimming that
     /// only the first frames have: where a decode from the start puts it.
     func outputStart(ofFrame number: Int64) -> Int64 { number * samplesPerFrame - startSkip }

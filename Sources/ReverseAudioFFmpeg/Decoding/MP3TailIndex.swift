@@ -92,7 +92,7 @@ extension PacketIndex {
                 continue
             }
             let discarded = tag.discardedAtEnd(ofFrame: number)
-            let emitted = tag.samplesPerFrame - discarded
+            let emitted = tag.samplesDecoded(byFrame: number)
             entries.append(Entry(position: item.position, size: item.size, rawStart: tag.outputStart(ofFrame: number), outputStart: output,
                                  emitted: emitted, skip: (0, Int(discarded)), trimmedWhole: false))
             emittedAtEnd.append(emitted)

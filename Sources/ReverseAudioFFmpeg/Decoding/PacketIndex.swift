@@ -100,11 +100,9 @@ final class PacketIndex {
         total = entries.last.map { $0.outputStart + $0.emitted } ?? 0
     }
 
-    /// True when a seek to output frame `target` restarts inside the index: a tail index must
-    /// hold the codec's pre-roll before the packet holding it, an index from the start must
-    /// reach it.
+    /// True when a seek to output frame `target` restarts inside this tail index: it holds the
+    /// codec's pre-roll before the packet holding the target.
     func reaches(_ target: Int64) -> Bool {
-        guard tailTag != nil else { return isComplete || indexedFrames > target }
         guard let first = entries.first, target >= first.outputStart, let holding = packet(containing: target) else { return false }
         return traits.restartPacket(holding: holding) { entries[$0].size } > 0
     }
