@@ -158,9 +158,11 @@ package struct CodecTraits: Sendable, Equatable {
     /// decodes as in a continuous decode, given the payload bytes of earlier packets.
     ///
     /// MP3: a frame's main data may start up to 511 bytes back in earlier frames (the bit
-    /// reservoir's 9-bit `main_data_begin`), and its output overlaps the previous frame's: the
-    /// restart is where the packets before the target's predecessor hold 511 bytes of payload,
-    /// plus one packet of margin. Other codecs: two packets before.
+    /// reservoir's 9-bit `main_data_begin`), and its output depends on the two granules before
+    /// (the IMDCT overlap and the synthesis filter bank's history): the restart is where the
+    /// packets before the frames holding those granules (the target's predecessor in MPEG-1,
+    /// the two before it in MPEG-2 and 2.5, whose frames are one granule) hold 511 bytes of
+    /// payload, plus one packet of margin. Other codecs: two packets before.
     ///
     /// This is the worst case, known from the packets' sizes alone: what a seek needs. A cut,
     /// which reads the frames' side information (``MPEGAudioFrame``), starts at the least
@@ -169,7 +171,9 @@ package struct CodecTraits: Sendable, Equatable {
     package func restartPacket(holding: Int, packetBytes: (Int) -> Int) -> Int {
         switch family {
         case .mp3, .mpegLayer1or2:
-            var start = max(holding - 1, 0)
+            // The frames whose granules the target's output depends on (two granules: one frame
+            // of MPEG-1's two, two of MPEG-2's and 2.5's one) must have all their main data.
+            var start = max(holding - (frameSize == 576 ? 2 : 1), 0)
             var payload = 0
             while start > 0 && payload < 511 {
                 start -= 1
