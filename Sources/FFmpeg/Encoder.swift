@@ -19,6 +19,8 @@ package final class Encoder {
         package var channelLayout: ChannelLayout
         /// Bits per second, for lossy codecs.
         package var bitRate: Int?
+        /// A variable bit rate's quality instead (`lame -V`'s scale: 0 best), for codecs that have one.
+        package var quality: Double?
         /// Valid bits in each sample (24 for 24-bit FLAC/ALAC held in 32-bit samples).
         package var bitsPerRawSample: Int?
 
@@ -75,6 +77,10 @@ package final class Encoder {
         context.pointee.sample_rate = Int32(settings.sampleRate)
         context.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
         if let bitRate = settings.bitRate { context.pointee.bit_rate = Int64(bitRate) }
+        if let quality = settings.quality {
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+            context.pointee.global_quality = Int32((quality * Double(FF_QP2LAMBDA)).rounded())
+        }
         if let bits = settings.bitsPerRawSample { context.pointee.bits_per_raw_sample = Int32(bits) }
         if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
         var layout = Encoder.layout(settings.channelLayout, for: codec).layout
@@ -107,6 +113,13 @@ package final class Encoder {
             formats += 1
         }
         return first
+    }
+
+    /// Turns the encoder's own warnings into verbose messages: for an encoder used for a few
+    /// frames out of a longer stream (a fade's), whose queue of samples never matches its output
+    /// at the end, and says so at warning level (libmp3lame's "frames left in the queue").
+    package func demoteWarnings() {
+        context.pointee.log_level_offset = AV_LOG_VERBOSE - AV_LOG_WARNING
     }
 
     /// Samples per frame the encoder needs; 0 when any count will do (PCM).

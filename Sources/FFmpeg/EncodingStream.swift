@@ -1,6 +1,7 @@
 import CFFmpeg
 
-/// One encoded audio stream of a muxer: interleaved samples in, packets written.
+/// One encoded audio stream: interleaved samples in, packets out (to a muxer's stream, or to
+/// whoever takes them: a cut that re-encodes only the frames under a fade).
 ///
 /// Samples are converted to the encoder's own format (planar, or another sample type) by
 /// swresample when they differ, queued until the encoder has a whole frame, encoded, and the
@@ -9,8 +10,8 @@ package final class EncodingStream {
     package let encoder: Encoder
     private let settings: Encoder.Settings
     private let globalHeader: Bool
-    private let muxer: Muxer
-    private let streamIndex: Int
+    /// Takes each packet the encoder gives, in order.
+    private var deliver: (Packet) throws(FFmpegError) -> Void = { _ throws(FFmpegError) in }
     private let path: String
     private let inputFormat: AudioFormat
     private let fifo: AudioFIFO
@@ -23,13 +24,26 @@ package final class EncodingStream {
     /// Opens `settings`' encoder for `muxer` and adds its stream.
     /// - Parameter inputType: the type of the interleaved samples ``append(_:frames:)`` takes
     ///   (at the settings' rate and layout).
-    package init(muxer: Muxer, settings: Encoder.Settings, inputType: SampleType, path: String) throws(FFmpegError) {
-        self.muxer = muxer
+    package convenience init(muxer: Muxer, settings: Encoder.Settings, inputType: SampleType, path: String) throws(FFmpegError) {
+        try self.init(settings: settings, inputType: inputType, globalHeader: muxer.needsGlobalHeader, path: path)
+        let streamIndex = try muxer.addStream(for: encoder)
+        deliver = { packet throws(FFmpegError) in try muxer.write(packet, stream: streamIndex) }
+    }
+
+    /// Opens `settings`' encoder, its packets handed to `deliver` (each valid only during the call).
+    /// - Parameter options: the encoder's private options (libmp3lame's `["reservoir": "0"]`).
+    package convenience init(settings: Encoder.Settings, inputType: SampleType, options: [String: String], path: String,
+                             deliver: @escaping (Packet) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        try self.init(settings: settings, inputType: inputType, globalHeader: false, options: options, path: path)
+        self.deliver = deliver
+    }
+
+    private init(settings: Encoder.Settings, inputType: SampleType, globalHeader: Bool, options: [String: String] = [:],
+                 path: String) throws(FFmpegError) {
         self.path = path
         self.settings = settings
-        globalHeader = muxer.needsGlobalHeader
-        encoder = try Encoder(settings, globalHeader: globalHeader, path: path)
-        streamIndex = try muxer.addStream(for: encoder)
+        self.globalHeader = globalHeader
+        encoder = try Encoder(settings, globalHeader: globalHeader, path: path, options: options)
         inputFormat = AudioFormat(sampleFormat: inputType.packed, sampleRate: Int32(settings.sampleRate),
                                   channelLayout: settings.channelLayout)
         let target = encoder.frameFormat
@@ -117,7 +131,7 @@ package final class EncodingStream {
 
     private func writeReadyPackets(from source: Encoder? = nil) throws(FFmpegError) {
         while try (source ?? encoder).receive(into: packet) {
-            try muxer.write(packet, stream: streamIndex)
+            try deliver(packet)
         }
     }
 }

@@ -49,12 +49,18 @@ struct EditFlags: ParsableArguments {
             let seconds = Double(written.frames) / Double(written.format.sampleRate)
             let codec = written.outputFormat.codec ?? "?"
             let summary = "wrote \(output): \(String.seconds(seconds)), \(written.frames) frames, \(written.format), \(written.outputFormat.name) / \(codec)"
-            shared.result.print(summary, json: [
+            var json: [String: Any] = [
                 "output": output, "frames": written.frames, "durationSeconds": seconds, "sampleRate": written.format.sampleRate,
                 "channels": written.format.channelCount, "sampleFormat": written.format.sampleFormat.rawValue,
                 "container": written.outputFormat.name, "codec": codec, "pieces": written.paths,
                 "status": "done", "warnings": written.warnings.map(\.description),
-            ], output: url.path)
+            ]
+            if let faded = written.fadedCopy {
+                // A copied cut whose fades encoded only the frames under them.
+                json["reencodedFrames"] = ["fadeIn": faded.fadeIn, "fadeOut": faded.fadeOut]
+                json["copiedShare"] = (faded.copiedShare * 1000).rounded() / 1000
+            }
+            shared.result.print(summary, json: json, output: url.path)
         } catch {
             display.clear()
             ErrorReporting.printError(error)

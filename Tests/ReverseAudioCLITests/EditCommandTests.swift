@@ -176,6 +176,64 @@ import TestSupport
         }
     }
 
+    @Test("trim --fade-in/--fade-out copies an MP3 or an M4A but for the frames under the fades (--json counts them); outside, the slice exactly; inside, sox's fade of it",
+          arguments: ["mp3-cbr128-xing-2ch-44100.mp3", "mp3-vbrq4-xing-2ch-44100.mp3", "m4a-aac-nopns-2ch-44100.m4a", "m4a-aac-2ch-44100.m4a"])
+    func smartFades(_ name: String) throws {
+        let input = Fixtures.url(name)
+        let directory = try TemporaryDirectory()
+        let output = directory.file("cut.\(input.pathExtension)")
+        let (start, end, fadeIn, fadeOut) = (4410, 41895, 4410, 6615)
+        let result = try CLI.run(["trim", input.path, output.path, "--start", "\(start)s", "--end", "\(end)s", "--fade-in", "\(fadeIn)s",
+                                  "--fade-out", "\(fadeOut)s", "--fade-shape", "t", "--json"])
+        try #require(result.status == 0, "\(name): \(result.errorText)")
+        let json = try jsonObject(result.outputText)
+        let pieces = json["pieces"] as? [String] ?? []
+        #expect(pieces.first?.hasPrefix("copied") == true, "\(name): \(pieces)")
+        let frameSize = name.hasSuffix(".mp3") ? 1152 : 1024
+        let counts = json["reencodedFrames"] as? [String: Int] ?? [:]
+        #expect((1...(fadeIn / frameSize + 3)).contains(counts["fadeIn"] ?? 0), "\(name): \(counts)")
+        #expect((1...(fadeOut / frameSize + 3)).contains(counts["fadeOut"] ?? 0), "\(name): \(counts)")
+        #expect((json["copiedShare"] as? Double ?? 0) > 0.3, "\(name): \(json)")
+        // The copied packets are the input's, byte for byte.
+        let source = try Self.packetHashes(input)
+        let copied = try Self.packetHashes(output).dropFirst(counts["fadeIn"] ?? 0).dropLast(counts["fadeOut"] ?? 0)
+        #expect(Self.holds(source, Array(copied)), "\(name): the packets between the fades are not the input's")
+        // Outside the fades (widened to two frames), the slice of the continuous decode, exactly;
+        // inside, the slice faded by sox, within the codec's noise. (FFmpeg decodes an MP4's last packet whole.)
+        let length = end - start
+        let ours = Array(try FFmpegOracle.samples(of: output).prefix(2 * length))
+        try #require(ours.count == 2 * length, "\(name): \(ours.count / 2) frames")
+        let slice = try FFmpegOracle.samples(of: input, ["-af", "atrim=start_sample=\(start):end_sample=\(end)"])
+        let exact = (fadeIn + 2 * frameSize)..<(length - fadeOut - frameSize)
+        let noiseSubstitution = name == "m4a-aac-2ch-44100.m4a"
+        if !noiseSubstitution {
+            #expect(ours[(2 * exact.lowerBound)..<(2 * exact.upperBound)] == slice[(2 * exact.lowerBound)..<(2 * exact.upperBound)], "\(name)")
+        }
+        let sliced = directory.file("slice.wav")
+        let faded = directory.file("faded.wav")
+        _ = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", input.path, "-af", "atrim=start_sample=\(start):end_sample=\(end)",
+                                             "-c:a", "pcm_s16le", sliced.path])
+        let sox = try ProcessRunner.run("sox", [sliced.path, faded.path, "fade", "t", "\(fadeIn)s", "-0", "\(fadeOut)s"])
+        try #require(sox.status == 0, "\(sox.errorText)")
+        let expected = try FFmpegOracle.samples(of: faded)
+        for part in [0..<exact.lowerBound, exact.upperBound..<length] {
+            var error = 0.0
+            var signal = 0.0
+            for index in (2 * part.lowerBound)..<(2 * part.upperBound) {
+                error += pow(Double(ours[index]) - Double(expected[index]), 2)
+                signal += pow(Double(expected[index]), 2)
+            }
+            // 16-bit samples here; the codec's noise on these fixtures is under -20 dB.
+            #expect(error < signal / 100, "\(name) \(part): the fade is off by \(10 * log10(error / signal)) dB")
+        }
+        // Asked to re-encode, it does, and says nothing of fades copied.
+        let whole = try CLI.run(["trim", input.path, directory.file("whole.\(input.pathExtension)").path, "--start", "\(start)s", "--end", "\(end)s",
+                                 "--fade-in", "\(fadeIn)s", "--fade-out", "\(fadeOut)s", "--reencode", "--json"])
+        let wholeJSON = try jsonObject(whole.outputText)
+        #expect(whole.status == 0 && wholeJSON["reencodedFrames"] == nil && (wholeJSON["pieces"] as? [String])?.first?.hasPrefix("re-encoded") == true,
+                "\(name): \(whole.outputText)")
+    }
+
     @Test("a long MP3 cuts exactly: the middle, near and at the end")
     func longMP3PacketCopy() throws {
         // 128 kb/s: the bit reservoir reaches before almost every cut, and the cut repairs it.

@@ -56,8 +56,9 @@ public enum MP3Classes {
         return "aevalsrc=exprs='\(expression)':c=\(channels == 1 ? "mono" : "stereo"):s=\(rate):d=\(seconds)"
     }
 
-    /// `kind`'s file of `seconds` seconds, made in `directory`.
-    public static func make(_ kind: Kind, seconds: Double, in directory: URL) throws -> URL {
+    /// `kind`'s file of `seconds` seconds, made in `directory`; with `keepingSource`, the WAV it
+    /// was encoded from stays beside it (same name, `.wav`).
+    public static func make(_ kind: Kind, seconds: Double, in directory: URL, keepingSource: Bool = false) throws -> URL {
         let stem = kind.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }
         let url = directory.appendingPathComponent(String(stem) + ".mp3")
         let wav = directory.appendingPathComponent(String(stem) + ".wav")
@@ -68,8 +69,20 @@ public enum MP3Classes {
         } else {
             try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "libmp3lame"] + kind.arguments + [url.path])
         }
-        try? FileManager.default.removeItem(at: wav)
+        if !keepingSource { try? FileManager.default.removeItem(at: wav) }
         if kind.patch == "vbri" { try addVBRIFrame(to: url) }
+        return url
+    }
+
+    /// An M4A (FFmpeg's AAC encoder at 128 kb/s, with or without noise substitution) of the same
+    /// signal, `seconds` long, in stereo at 44.1 kHz, its WAV source beside it (same name, `.wav`).
+    public static func makeAAC(seconds: Double, noiseSubstitution: Bool, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(noiseSubstitution ? "aac-pns.m4a" : "aac-nopns.m4a")
+        let wav = url.deletingPathExtension().appendingPathExtension("wav")
+        try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal(channels: 2, rate: 44100, seconds: seconds),
+                           "-c:a", "pcm_s16le", wav.path])
+        try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "aac", "-b:a", "128k",
+                           "-aac_pns", noiseSubstitution ? "1" : "0", url.path])
         return url
     }
 

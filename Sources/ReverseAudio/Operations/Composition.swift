@@ -79,6 +79,9 @@ public struct Composition: Sendable {
         public let paths: [String]
         /// Problems that did not stop the work.
         public let warnings: [ReverseAudioWarning]
+        /// For a copied cut with fades: the frames (packets) encoded again under the fade-in and
+        /// the fade-out, and the share of the file's audio bytes copied from the input.
+        package var fadedCopy: (fadeIn: Int, fadeOut: Int, copiedShare: Double)?
     }
 
     /// Writes the composition to `output` on a thread of its own, publishing it only when
@@ -112,8 +115,10 @@ public struct Composition: Sendable {
             case .copied(let result):
                 progress?(1)
                 // The copy decodes nothing of the input; what resolving its length found still counts.
-                return Result(output: result.output, format: result.format, outputFormat: result.outputFormat, frames: result.frames,
-                              paths: result.paths, warnings: reference.warnings + result.warnings)
+                var copied = Result(output: result.output, format: result.format, outputFormat: result.outputFormat, frames: result.frames,
+                                    paths: result.paths, warnings: reference.warnings + result.warnings)
+                copied.fadedCopy = result.fadedCopy
+                return copied
             case .notCopied(let reason): notCopied = reason
             }
         }
@@ -343,10 +348,11 @@ public struct Composition: Sendable {
         }
         if pieces.count > 1 { return .notCopied("silence beside a copied cut cannot be stated without encoding it") }
         guard case .file(let url, let range, let reversed, let effects) = pieces[0] else { return .notCopied("nothing to copy") }
-        if !effects.isEmpty || !self.effects.isEmpty { return .notCopied("effects change the samples") }
         if reversed { return .notCopied("a reversed piece is new audio") }
         let path = url.displayPath
         let rate = reference.format.sampleRate
+        // Fades re-encode only the frames under them; any other effect changes every sample.
+        guard let fades = Self.fades(effects + self.effects, rate: rate) else { return .notCopied("effects change the samples") }
         let pcm = reference.format
         if let inexact = format.file.cutsInexactly { return .notCopied(inexact) }
         switch format.file.copiedCut {
@@ -364,16 +370,20 @@ public struct Composition: Sendable {
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
             guard !frames.isEmpty else { return .notCopied("the cut is empty") }
-            switch try PacketCopyCut.cut(url, range: frames, to: output, overwrite: overwrite, tags: tags,
+            switch try PacketCopyCut.cut(url, range: frames, fades: fades, to: output, overwrite: overwrite, tags: tags,
                                          sharing: sharedCutIndex, cancellation: cancellation) {
             case .refused(let reason):
                 return .notCopied(reason)
             case .written(let written):
-                let repair = written.reservoirBytes > 0
+                let (head, tail) = written.reencodedFrames
+                let repair = head > 0 || tail > 0
+                    ? "; \(CutFades.reencodedText(head: head, tail: tail)), \(Int((written.copiedShare * 100).rounded(.down)))% of the bytes copied"
+                    : written.reservoirBytes > 0
                     ? ", behind a silent frame carrying the \(written.reservoirBytes) bytes of bit reservoir they need" : ""
                 let path = "copied (MP3 frames byte for byte, \(written.copiedFrames) of them\(repair); the LAME tag states the cut)"
-                return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames, paths: [path],
-                                      warnings: []))
+                var result = Result(output: output, format: pcm, outputFormat: format, frames: written.frames, paths: [path], warnings: [])
+                if !fades.isEmpty { result.fadedCopy = (head, tail, written.copiedShare) }
+                return .copied(result)
             }
         case .mp4EditList?:
             if let refusal = EditListCut.refusal(reference.openedInput) { return .notCopied(refusal) }
@@ -386,18 +396,46 @@ public struct Composition: Sendable {
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
             let written: EditListCut.Written
-            switch try EditListCut.cut(url, range: frames, to: output, overwrite: overwrite, tags: tags, cancellation: cancellation) {
+            switch try EditListCut.cut(url, range: frames, fades: fades, to: output, overwrite: overwrite, tags: tags,
+                                       cancellation: cancellation) {
             case .written(let result): written = result
             case .refused(let reason): return .notCopied(reason)
             }
-            return .copied(Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
-                                  paths: ["copied (\(written.packets) AAC packets byte for byte; the MP4 edit list states the cut)"],
-                                  warnings: []))
+            let (head, tail) = written.reencodedPackets
+            let faded = head > 0 || tail > 0
+                ? "; " + CutFades.reencodedText(head: head, tail: tail).replacingOccurrences(of: "frames", with: "packets")
+                    + ", \(Int((written.copiedShare * 100).rounded(.down)))% of the bytes copied" : ""
+            var result = Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
+                                paths: ["copied (\(written.packets) AAC packets byte for byte\(faded); the MP4 edit list states the cut)"],
+                                warnings: [])
+            if !fades.isEmpty { result.fadedCopy = (head, tail, written.copiedShare) }
+            return .copied(result)
         case nil:
             return .notCopied("the \(format.name) container cannot hold \(codec) packets")
         }
     }
 
+}
+
+extension Composition {
+    /// `effects` as the fades of a copied cut, when they are only that: at most one fade-in and
+    /// one fade-out (nil for any other effect).
+    static func fades(_ effects: [any AudioEffect], rate: Int) -> CutFades? {
+        var fades = CutFades.none
+        for effect in effects {
+            guard let fade = effect as? Fade else { return nil }
+            let frames = fade.length.frame(atRate: rate)
+            switch fade.end {
+            case .in:
+                guard fades.fadeIn == nil else { return nil }
+                fades = CutFades(fadeIn: (frames, fade.shape), fadeOut: fades.fadeOut)
+            case .out:
+                guard fades.fadeOut == nil else { return nil }
+                fades = CutFades(fadeIn: fades.fadeIn, fadeOut: (frames, fade.shape))
+            }
+        }
+        return fades
+    }
 }
 
 extension OutputFormat {

@@ -33,6 +33,89 @@ package enum EditListCut {
         package let frames: Int64
         /// Packets copied.
         package let packets: Int
+        /// Packets encoded again under the fade-in and under the fade-out.
+        package let reencodedPackets: (head: Int, tail: Int)
+        /// The share of the packets' bytes copied from the input, 0...1.
+        package let copiedShare: Double
+    }
+
+    /// The packets of a cut with fades encoded again, and where they go.
+    struct FadedPackets {
+        /// Under the fade-in, from `headStart` (a timestamp) up to `firstCopied`.
+        let head: [[UInt8]]
+        let headStart: Int64
+        /// The first packet copied after them (nil without a fade-in).
+        let firstCopied: Int64?
+        /// Under the fade-out, from `tailStart` (nil without one) to the cut's end.
+        let tail: [[UInt8]]
+        let tailStart: Int64?
+    }
+
+    /// Encodes again, with FFmpeg's AAC encoder at a constant quality, the packets a cut's
+    /// fades lie over: under a fade-in, enough packets before the first copied one that their
+    /// decode reaches back past the encoder's priming before the cut; under a fade-out, the
+    /// packets from the one holding the fade's first sample, the encoder fed from packets
+    /// earlier so that the first kept one continues the copied signal (the MDCT overlap of two
+    /// frames adds up). Noise substitution is off: its noise generator would desynchronise the
+    /// decode of copied packets that use it.
+    private static func fadedPackets(_ source: AudioInput, input: URL, range: Range<Int64>, fades: CutFades, origin: Int64,
+                                     streamStart: Int64, cancellation: CancellationFlag) throws -> PacketCopyCut.Decided<FadedPackets> {
+        let parameters = source.parameters
+        let frameSize = Int64(parameters.codecFrameSize)
+        guard frameSize == 1024 else { return .refused("only AAC frames of 1024 samples are encoded again under a fade") }
+        let (cutStart, cutEnd) = (range.lowerBound + origin, range.upperBound + origin)
+        // The start of the packet holding a timestamp, on the stream's frame grid.
+        func packetStart(holding timestamp: Int64) -> Int64 {
+            streamStart + (timestamp - streamStart) / frameSize * frameSize
+        }
+        let samples = try CutSamples(input, range: range, effects: fades.effects, cancellation: cancellation)
+        // At a constant quality (`-q:a 2`, about 128 kb/s in stereo): at a bit rate, the encoder
+        // adapts its quantiser over its first few dozen packets, which are far noisier (measured
+        // beside a fade-out: 0.35 of full scale after 16 packets of warm-up, 0.014 this way).
+        var settings = Encoder.Settings(codecName: "aac", sampleType: .float, sampleRate: parameters.sampleRate,
+                                        channelLayout: ChannelLayout(defaultFor: parameters.channelCount))
+        settings.quality = 2
+        func encoder() throws -> FadeEncoder {
+            try mappingFFmpegErrors(path: source.path) { try FadeEncoder(settings, options: ["aac_pns": "0"], path: source.path) }
+        }
+        var head: [[UInt8]] = []
+        var headStart = cutStart
+        var firstCopied: Int64?
+        if let fadeIn = fades.fadeIn {
+            let encoding = try encoder()
+            let padding = Int64(encoding.initialPadding)
+            let boundary = packetStart(holding: min(cutEnd - 1, cutStart + fadeIn.frames - 1)) + frameSize
+            let count = (boundary - cutStart + padding + frameSize - 1) / frameSize
+            headStart = boundary - count * frameSize
+            let fed = try samples.samples((headStart + padding - cutStart)..<(boundary + 2 * frameSize - cutStart))
+            head = try mappingFFmpegErrors(path: source.path) { try encoding.encode(fed, packets: Int(count), samplesPerPacket: Int(frameSize)) }
+            guard head.count == count else { return .refused("the encoder gave fewer packets than the fade-in needs") }
+            firstCopied = boundary
+        }
+        var tail: [[UInt8]] = []
+        var tailStart: Int64?
+        if let fadeOut = fades.fadeOut {
+            let encoding = try encoder()
+            let padding = Int64(encoding.initialPadding)
+            let boundary = packetStart(holding: max(cutStart, cutEnd - fadeOut.frames))
+            // Packets made before the first kept: the priming, and the signal before it long enough
+            // that the encoder's window choice has settled (its first packets see an attack, and a
+            // short window beside a copied long one leaves aliasing uncancelled).
+            let warmUp = (padding + frameSize - 1) / frameSize + 4
+            let fedStart = boundary - warmUp * frameSize + padding
+            guard fedStart >= cutStart else { return .refused("the cut is too short before its fade-out to copy") }
+            let count = (cutEnd - boundary + frameSize - 1) / frameSize
+            let fed = try samples.samples((fedStart - cutStart)..<Int64(range.count))
+            let made = try mappingFFmpegErrors(path: source.path) {
+                try encoding.encode(fed, packets: Int(warmUp + count), samplesPerPacket: Int(frameSize))
+            }
+            tail = Array(made.dropFirst(Int(warmUp)))
+            guard tail.count == count else { return .refused("the encoder gave fewer packets than the fade-out needs") }
+            tailStart = boundary
+        }
+        // The copy pays when packets after the one beside a fade-in's are copied.
+        if (tailStart ?? cutEnd) - (firstCopied ?? cutStart) < 2 * frameSize { return .refused("the fades cover nearly all of the cut") }
+        return .value(FadedPackets(head: head, headStart: headStart, firstCopied: firstCopied, tail: tail, tailStart: tailStart))
     }
 
     /// True when `source` is AAC in an MP4 whose packets can be copied and restated: a regular
@@ -82,7 +165,9 @@ package enum EditListCut {
     ///   re-encodes); nothing is left at `output` then.
     /// - Throws: `RangeError.rangePastEnd` for a range past the end of the file,
     ///   and the errors of reading and writing.
-    package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+    /// With `fades`, the packets under them are encoded again by FFmpeg's AAC encoder and the
+    /// rest copied (``fadedPackets(_:range:fades:origin:streamStart:cancellation:)``).
+    package static func cut(_ input: URL, range: Range<Int64>, fades: CutFades = .none, to output: URL, overwrite: Bool,
                             tags overrides: [(key: String, value: String)] = [],
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
@@ -94,11 +179,22 @@ package enum EditListCut {
         // The cut in the stream's timestamps.
         let (cutStart, cutEnd) = (range.lowerBound + origin, range.upperBound + origin)
         // The decoder starts with the packet holding this sample: the pre-roll before the cut.
-        let restart = cutStart - Int64(source.traits.prerollSamples)
+        var restart = cutStart - Int64(source.traits.prerollSamples)
+        var faded = FadedPackets(head: [], headStart: cutStart, firstCopied: nil, tail: [], tailStart: nil)
+        if !fades.isEmpty {
+            switch try fadedPackets(source, input: input, range: range, fades: fades, origin: origin, streamStart: streamStart,
+                                    cancellation: cancellation) {
+            case .value(let packets): faded = packets
+            case .refused(let reason): return .refused(reason)
+            }
+            if let firstCopied = faded.firstCopied { restart = firstCopied }
+        }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
         var copied = 0
+        var copiedBytes = 0
         var lastEnd: Int64 = 0
         var firstCopied: Int64?
+        var firstOriginal: Int64?
         /// How the copy ended.
         enum Copy { case written, cannotState(String), endOfFile }
         do {
@@ -110,17 +206,41 @@ package enum EditListCut {
                 try muxer.addChapters(source.chapters(within: range), sampleRate: parameters.sampleRate)
                 try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
                 let packet = try Packet()
+                // Packets encoded again, each a frame long, from `start` on; the last ends at the cut's end.
+                func send(_ packets: [[UInt8]], from start: Int64) throws(FFmpegError) {
+                    for (number, bytes) in packets.enumerated() {
+                        let encoded = try Packet(bytes: bytes)
+                        let pts = start + Int64(number) * frameSize
+                        encoded.setTimestamp(pts - cutStart)
+                        encoded.setDuration(min(frameSize, cutEnd - pts))
+                        try muxer.write(encoded, stream: 0)
+                    }
+                }
+                if !faded.head.isEmpty {
+                    try send(faded.head, from: faded.headStart)
+                    firstCopied = faded.headStart
+                }
                 let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
                 var next: Int64?
                 while try reader.next(into: packet) {
                     if cancellation.isCancelled { throw CancellationError() }
                     guard let pts = packet.presentationTimestamp else { return .cannotState("its packets carry no timestamps") }
+                    // After the frames encoded again under a fade-in, the copy starts on the frame grid.
+                    if let start = faded.firstCopied, next == nil, pts < start { continue }
+                    if let tailStart = faded.tailStart, pts >= tailStart {
+                        guard pts == tailStart else { return .cannotState("its packets are not contiguous") }
+                        try send(faded.tail, from: tailStart)
+                        lastEnd = tailStart + Int64(faded.tail.count) * frameSize
+                        try muxer.finish()
+                        return .written
+                    }
                     if let next {
                         // Output positions are timestamps only while every packet lasts a frame.
                         guard pts == next else { return .cannotState("its packets are not contiguous") }
                     } else {
                         // The seek must land on the packet holding the restart (or the stream's first).
                         guard pts <= restart || pts == streamStart else { return .cannotState("seeking did not reach the pre-roll") }
+                        if faded.firstCopied != nil && pts != restart { return .cannotState("its packets are not on one frame grid") }
                     }
                     packet.clearForCopy()
                     // Stamped relative to the cut: the first packet's negative timestamp is the
@@ -130,6 +250,8 @@ package enum EditListCut {
                     guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
                     next = pts + packet.duration
                     copied += 1
+                    copiedBytes += packet.size
+                    if firstOriginal == nil { firstOriginal = pts }
                     if firstCopied == nil { firstCopied = pts }
                     lastEnd = pts + frameSize
                     // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
@@ -180,15 +302,35 @@ package enum EditListCut {
         // cut's length, and the decode starts at the cut and holds it (FFmpeg 5.1 also decodes
         // the rest of the last packet; a player honouring the edit's end stops at it).
         let check = try AudioInput(url: destination.temporaryURL, isCancelled: cancellation.check)
-        let decoded = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation)
         let length = Int64(range.count)
-        guard check.parameters.statedDurationSamples == length,
-              let decoded, decoded == length || decoded == lastEnd - cutStart else {
+        let lengths: Set<Int64> = [length, lastEnd - cutStart]
+        guard check.parameters.statedDurationSamples == length else {
             destination.discard()
             return .refused("FFmpeg does not read the edit list back as written")
         }
+        if fades.isEmpty {
+            let decoded = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation)
+            guard let decoded, lengths.contains(decoded) else {
+                destination.discard()
+                return .refused("FFmpeg does not read the edit list back as written")
+            }
+        } else {
+            // The input's own samples from the second packet copied after a fade-in (the first
+            // overlaps one encoded again) up to the first encoded again under a fade-out, as the
+            // copied packets decode from the first of them.
+            let exact = (faded.firstCopied.map { $0 + frameSize - cutStart } ?? 0)..<((faded.tailStart ?? cutEnd) - cutStart)
+            let copiedFrom = try CopiedPacketSamples(input, first: firstOriginal ?? cutStart, cutStart: cutStart, cancellation: cancellation)
+            if let mismatch = try FadedCutCheck.mismatch(destination.temporaryURL, input: input, range: range, exact: exact,
+                                                         lengths: lengths, reference: { try copiedFrom.samples($0) },
+                                                         cancellation: cancellation) {
+                destination.discard()
+                return .refused(mismatch)
+            }
+        }
         try destination.commit()
-        return .written(Written(frames: length, packets: copied))
+        let encodedBytes = (faded.head + faded.tail).reduce(0) { $0 + $1.count }
+        return .written(Written(frames: length, packets: copied, reencodedPackets: (faded.head.count, faded.tail.count),
+                                copiedShare: Double(copiedBytes) / Double(max(1, copiedBytes + encodedBytes))))
     }
 
     /// The timestamp of the stream's first packet (negative when the encoder's priming is

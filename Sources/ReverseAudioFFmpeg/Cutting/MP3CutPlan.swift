@@ -55,6 +55,13 @@ struct MP3CutPlan {
             first -= 1
             if needed > 0 { needed -= previous.header.granules } else { extra -= 1 }
         }
+        return try plan(first: first, like: header, frames: frames, lastCopied: lastCopied, payload: payload)
+    }
+
+    /// The plan for copying from frame `first`: the bit reservoir bytes it and the frames after
+    /// it need from before it.
+    static func plan(first: Int, like header: MPEGAudioHeader, frames: [Int: MPEGAudioFrame], lastCopied: Int,
+                     payload: (Int) -> [UInt8]) throws(Refusal) -> MP3CutPlan {
         // Bytes before the first frame's main-data area that it and the next frames need.
         let maximumReach = header.isLowSamplingFrequency ? 255 : 511
         var areaStart = 0

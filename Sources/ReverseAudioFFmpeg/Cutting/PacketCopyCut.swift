@@ -33,6 +33,27 @@ package enum PacketCopyCut {
         /// The LAME tag's delay and padding.
         package let delay: Int
         package let padding: Int
+        /// Frames encoded again under the fade-in and under the fade-out (0 and 0 without fades).
+        package let reencodedFrames: (head: Int, tail: Int)
+        /// The share of the file's MP3 frame bytes copied from the input, 0...1.
+        package let copiedShare: Double
+    }
+
+    /// How the file written starts: frames put before the first frame copied (a silent frame
+    /// carrying bit reservoir, or frames encoded again under a fade-in) and the samples a
+    /// decoder gives before the cut's first.
+    struct Start {
+        let first: Int
+        let head: [[UInt8]]
+        let leadIn: Int
+        let reservoirBytes: Int
+        let reencoded: Int
+    }
+
+    /// A step's result, or why the cut is not copied.
+    enum Decided<Value> {
+        case value(Value)
+        case refused(String)
     }
 
     /// Retries with more pre-roll when a check of the first frames fails.
@@ -43,7 +64,8 @@ package enum PacketCopyCut {
     /// Copies frames `range` (output frames of `input`'s gapless decode) into `output`.
     /// - Throws: `RangeError.rangePastEnd(path:frame:isStart:length:sampleRate:)` for
     ///   a range past the end, and the errors of reading and writing.
-    package static func cut(_ input: URL, range: Range<Int64>, to output: URL, overwrite: Bool,
+    /// With `fades`, the frames under them are encoded again (``MP3FadeFrames``) and the rest copied.
+    package static func cut(_ input: URL, range: Range<Int64>, fades: CutFades = .none, to output: URL, overwrite: Bool,
                             tags overrides: [(key: String, value: String)] = [], sharing shared: SharedCutIndex? = nil,
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
@@ -72,18 +94,83 @@ package enum PacketCopyCut {
         if last == holding && offset > 0 {
             return .refused("it starts and ends inside one MP3 frame, which FFmpeg's decoder cannot trim at both ends")
         }
-        let window = try Window(source, index: index, holding: holding, last: last, cancellation: cancellation)
-        guard let held = window.frames[holding], (0..<held.header.samplesPerFrame).contains(offset) else {
+        // The frames under the fades: from the first after the fade-in, through the last before the fade-out.
+        var afterFadeIn: Int?
+        if let fadeIn = fades.fadeIn {
+            guard let lastFaded = index.packet(containing: min(range.upperBound - 1, range.lowerBound + fadeIn.frames - 1)) else {
+                return .refused("its frames could not be indexed")
+            }
+            afterFadeIn = lastFaded + 1
+        }
+        var fadeOutStart: Int?
+        if let fadeOut = fades.fadeOut {
+            fadeOutStart = index.packet(containing: max(range.lowerBound, range.upperBound - fadeOut.frames))
+        }
+        let lastCopied = fadeOutStart.map { $0 - 1 } ?? last
+        let firstKept = afterFadeIn ?? holding
+        // The first copied frame after a fade-in decodes inexactly (its granules overlap the ones
+        // encoded again); the copy pays when frames after it are exact.
+        if !fades.isEmpty && lastCopied - firstKept < 2 {
+            return .refused("the fades cover nearly all of the cut")
+        }
+        let window = try Window(source, index: index, holding: firstKept, last: lastCopied, cancellation: cancellation)
+        guard let held = window.frames[firstKept],
+              afterFadeIn != nil || (0..<held.header.samplesPerFrame).contains(offset) else {
             return .refused("the frame holding the cut's start is not an MP3 layer III frame")
         }
         guard held.header.bitRateIndex != 0 else { return .refused("free-format MP3 frames cannot be repaired") }
+        let samplesPerFrame = held.header.samplesPerFrame
+        let samples = fades.isEmpty ? nil : try CutSamples(input, range: range, effects: fades.effects, cancellation: cancellation)
 
+        let start: Start
+        let decided: Decided<Start>
+        if let afterFadeIn, let samples {
+            decided = try fadedStart(window, index: index, first: afterFadeIn, lastCopied: lastCopied, range: range, samples: samples)
+        } else {
+            decided = try copiedStart(window, index: index, holding: holding, offset: offset, lastCopied: lastCopied, range: range)
+        }
+        switch decided {
+        case .value(let value): start = value
+        case .refused(let reason): return .refused(reason)
+        }
+        var tail: [[UInt8]] = []
+        if let fadeOutStart, let samples {
+            switch try fadedEnd(source, index: index, first: fadeOutStart, like: held.header, rate: window.rate, range: range,
+                                samples: samples) {
+            case .value(let frames): tail = frames
+            case .refused(let reason): return .refused(reason)
+            }
+        }
+        // The original decode must run on unbroken from the first frame kept to the last: a
+        // trim inside (the padding of one of two files put end to end) cannot be stated.
+        let entries = index.entries
+        if (start.first...lastCopied).contains(where: { ($0 < last && entries[$0].skip.end > 0) || ($0 > start.first && entries[$0].skip.start > 0) }) {
+            return .refused("its decode is trimmed between the frames kept (two files put end to end?): a LAME tag states only a start and an end")
+        }
+        let delay = start.leadIn - LAMETag.decoderDelay
+        guard delay >= 0, delay <= LAMETag.maximumField else {
+            return .refused("the LAME tag's 12-bit delay cannot state \(delay) samples of lead-in")
+        }
+        // Outside the fades, the decode must be the input's exactly: from the second granule after
+        // the frames encoded again under a fade-in, up to the first under a fade-out.
+        let exact = (afterFadeIn == nil ? 0 : entries[start.first].rawStart + 2 * Int64(MPEGAudioHeader.samplesPerGranule) - range.lowerBound)
+            ..< (fadeOutStart.map { entries[$0].rawStart - range.lowerBound } ?? Int64(range.count))
+        return try write(source, index: index, start: start, lastCopied: lastCopied, tail: tail, range: range, delay: delay,
+                         samplesPerFrame: samplesPerFrame, checkingExactly: fades.isEmpty ? nil : exact, to: output, input: input,
+                         overwrite: overwrite, tags: source.tags(overriding: overrides), cancellation: cancellation)
+    }
+
+    /// The start of a plain copy: the least pre-roll that decodes exactly (more on a retry when
+    /// the check of the first frames fails), behind a silent frame carrying bit reservoir when
+    /// the first frames need it.
+    private static func copiedStart(_ window: Window, index: PacketIndex, holding: Int, offset: Int, lastCopied: Int,
+                                    range: Range<Int64>) throws -> Decided<Start> {
         var reason = ""
         for extra in 0...retries {
             let plan: MP3CutPlan
             do {
                 plan = try MP3CutPlan.make(holding: holding, offset: offset, extraFrames: extra, frames: window.frames,
-                                           lastCopied: last, payload: { window.packets[$0]?.bytes ?? [] })
+                                           lastCopied: lastCopied, payload: { window.packets[$0]?.bytes ?? [] })
             } catch {
                 return .refused(error.reason)
             }
@@ -102,28 +189,90 @@ package enum PacketCopyCut {
                 }
                 reservoirFrame = made
             }
-            // The original decode must run on unbroken from the first frame kept to the last: a
-            // trim inside (the padding of one of two files put end to end) cannot be stated.
-            let entries = index.entries
-            if (plan.first...last).contains(where: { ($0 < last && entries[$0].skip.end > 0) || ($0 > plan.first && entries[$0].skip.start > 0) }) {
-                return .refused("its decode is trimmed between the frames kept (two files put end to end?): a LAME tag states only a start and an end")
-            }
-            let samplesPerFrame = firstFrame.header.samplesPerFrame
-            let leadIn = (reservoirFrame == nil ? 0 : samplesPerFrame) + framesLeadIn
-            let delay = leadIn - LAMETag.decoderDelay
-            guard delay >= 0, delay <= LAMETag.maximumField else {
-                return .refused("the LAME tag's 12-bit delay cannot state \(delay) samples of lead-in")
-            }
+            let leadIn = (reservoirFrame == nil ? 0 : firstFrame.header.samplesPerFrame) + framesLeadIn
             if let mismatch = try check(window, plan: plan, reservoirFrame: reservoirFrame, leadIn: leadIn, range: range,
-                                        index: index, last: last) {
+                                        index: index, last: lastCopied) {
                 reason = mismatch
                 continue
             }
-            return try write(source, index: index, plan: plan, reservoirFrame: reservoirFrame, last: last, range: range,
-                             delay: delay, samplesPerFrame: samplesPerFrame, to: output, input: input, overwrite: overwrite,
-                             tags: source.tags(overriding: overrides), cancellation: cancellation)
+            return .value(Start(first: plan.first, head: reservoirFrame.map { [$0] } ?? [], leadIn: leadIn,
+                                reservoirBytes: plan.reservoir.count, reencoded: 0))
         }
         return .refused(reason)
+    }
+
+    /// The start of a cut with a fade-in: frames encoded again from the faded samples up to
+    /// `first`, the first frame copied, the last of them widened to carry the bit reservoir the
+    /// copied frames need from before them. Their decode starts at least the encoder's padding
+    /// before the cut, so every sample of the cut is theirs or the copied frames'.
+    private static func fadedStart(_ window: Window, index: PacketIndex, first: Int, lastCopied: Int, range: Range<Int64>,
+                                   samples: CutSamples) throws -> Decided<Start> {
+        guard let firstCopied = window.frames[first] else { return .refused("the first frame after the fade-in is not an MP3 layer III frame") }
+        let header = firstCopied.header
+        let samplesPerFrame = header.samplesPerFrame
+        let plan: MP3CutPlan
+        do {
+            plan = try MP3CutPlan.plan(first: first, like: header, frames: window.frames, lastCopied: lastCopied,
+                                       payload: { window.packets[$0]?.bytes ?? [] })
+        } catch {
+            return .refused(error.reason)
+        }
+        let encoding = try mappingFFmpegErrors(path: window.source.path) {
+            try MP3FadeFrames.encoder(like: header, rate: window.rate, channels: samples.channels, path: window.source.path)
+        }
+        let padding = Int64(encoding.initialPadding)
+        let boundary = index.entries[first].rawStart
+        let count = Int((boundary - range.lowerBound + padding + Int64(samplesPerFrame) - 1) / Int64(samplesPerFrame))
+        let headStart = boundary - Int64(count * samplesPerFrame)
+        // Fed from where the frames' decode reaches the cut, on past the boundary: the encoder
+        // looks ahead, and the last frame's overlap with the first copied one should hold what follows.
+        let fed = try samples.samples((headStart + padding - range.lowerBound)..<(boundary + 2 * Int64(samplesPerFrame) - range.lowerBound))
+        var frames = try mappingFFmpegErrors(path: window.source.path) {
+            try encoding.encode(fed, packets: count, samplesPerPacket: samplesPerFrame)
+        }
+        guard frames.count >= count, let opening = frames[0].withUnsafeBytes({ MPEGAudioFrame(bytes: $0) }), opening.mainDataBegin == 0,
+              frames.prefix(count).allSatisfy({ $0.withUnsafeBytes { MPEGAudioFrame(bytes: $0)?.header.isCompatible(with: header) } ?? false })
+        else {
+            return .refused("the frames encoded for the fade-in do not fit the stream")
+        }
+        guard let packed = MP3FadeFrames.packed(Array(frames.prefix(count)), carrying: plan.reservoir) else {
+            return .refused("the frames encoded for the fade-in cannot carry the \(plan.reservoir.count) bytes of bit reservoir the first copied frame needs")
+        }
+        frames = packed
+        return .value(Start(first: first, head: frames, leadIn: Int(range.lowerBound - headStart), reservoirBytes: plan.reservoir.count,
+                            reencoded: count))
+    }
+
+    /// The frames encoded again under a fade-out, from frame `first` (whose decode holds the
+    /// fade's first sample) to the cut's end. The encoder is fed from well before them and its
+    /// first frames left out, so the first frame kept encodes the signal that continues the
+    /// copied frames (their overlap adds up as in any decode); without the reservoir, it needs
+    /// nothing of theirs.
+    private static func fadedEnd(_ source: AudioInput, index: PacketIndex, first: Int, like header: MPEGAudioHeader,
+                                 rate: MP3FadeFrames.Rate, range: Range<Int64>, samples: CutSamples) throws -> Decided<[[UInt8]]> {
+        let encoding = try mappingFFmpegErrors(path: source.path) {
+            try MP3FadeFrames.encoder(like: header, rate: rate, channels: samples.channels, path: source.path)
+        }
+        let samplesPerFrame = Int64(header.samplesPerFrame)
+        let padding = Int64(encoding.initialPadding)
+        // Frames the encoder makes before the first kept: its padding and two granules of the
+        // signal before the boundary, which the first kept frame's window overlaps.
+        let warmUp = (padding + 2 * Int64(MPEGAudioHeader.samplesPerGranule) + samplesPerFrame - 1) / samplesPerFrame
+        let boundary = index.entries[first].rawStart
+        let fedStart = boundary - warmUp * samplesPerFrame + padding
+        guard fedStart >= range.lowerBound else { return .refused("the cut is too short before its fade-out to copy") }
+        let count = Int((range.upperBound - boundary + samplesPerFrame - 1) / samplesPerFrame)
+        let fed = try samples.samples((fedStart - range.lowerBound)..<Int64(range.count))
+        let frames = try mappingFFmpegErrors(path: source.path) {
+            try encoding.encode(fed, packets: Int(warmUp) + count, samplesPerPacket: Int(samplesPerFrame))
+        }
+        let kept = Array(frames.dropFirst(Int(warmUp)))
+        guard kept.count == count, let opening = kept[0].withUnsafeBytes({ MPEGAudioFrame(bytes: $0) }), opening.mainDataBegin == 0,
+              kept.allSatisfy({ $0.withUnsafeBytes { MPEGAudioFrame(bytes: $0)?.header.isCompatible(with: header) } ?? false })
+        else {
+            return .refused("the frames encoded for the fade-out do not fit the stream")
+        }
+        return .value(kept)
     }
 
     // MARK: Reading
@@ -137,6 +286,9 @@ package enum PacketCopyCut {
         /// Where a decode as exact as the continuous one can start for each frame: the
         /// worst-case reservoir reach before it (a seek's rule), for the check.
         let restart: (Int) -> Int
+
+        /// The bit rate of frames encoded like these: their own when they all have one.
+        var rate: MP3FadeFrames.Rate { MP3FadeFrames.rate(like: frames.values.map(\.header)) }
 
         init(_ source: AudioInput, index: PacketIndex, holding: Int, last: Int, cancellation: CancellationFlag) throws {
             let entries = index.entries
@@ -220,30 +372,37 @@ package enum PacketCopyCut {
     /// The ID3v2 version of the tag written (the MP3 muxer's default).
     static let id3Version = 4
 
-    /// Writes the tag frame, the reservoir frame and the copied frames; checks the result's length.
-    private static func write(_ source: AudioInput, index: PacketIndex, plan: MP3CutPlan, reservoirFrame: [UInt8]?, last: Int,
-                              range: Range<Int64>, delay: Int, samplesPerFrame: Int, to output: URL, input: URL,
-                              overwrite: Bool, tags: [(key: String, value: String)], cancellation: CancellationFlag) throws -> Outcome {
+    /// Writes the tag frame, the start's frames, the copied frames and the tail (frames encoded
+    /// again under a fade-out); checks the result's length and, with fades, that it decodes as the
+    /// input does over `exact` (frames of the cut).
+    private static func write(_ source: AudioInput, index: PacketIndex, start: Start, lastCopied: Int, tail: [[UInt8]],
+                              range: Range<Int64>, delay: Int, samplesPerFrame: Int, checkingExactly exact: Range<Int64>?,
+                              to output: URL, input: URL, overwrite: Bool, tags: [(key: String, value: String)],
+                              cancellation: CancellationFlag) throws -> Outcome {
         // The copied bytes are read twice: once for the tag's frame count, sizes and CRC, once to write.
-        var sizes: [Int] = reservoirFrame.map { [$0.count] } ?? []
-        var musicCRC = reservoirFrame.map { LAMETag.crc($0) } ?? 0
+        var sizes: [Int] = []
+        var musicCRC: UInt16 = 0
         var bitRates = Set<Int>()
         var firstHeader: MPEGAudioHeader?
-        var frames = reservoirFrame == nil ? 0 : 1
-        if let reservoirFrame, let header = MPEGAudioHeader(word(reservoirFrame)) { bitRates.insert(header.bitRateIndex) }
+        var frames = 0
+        var copiedBytes = 0
+        func count(_ bytes: UnsafeRawBufferPointer, copied: Bool) {
+            guard let frame = MPEGAudioFrame(bytes: bytes) else { return }
+            sizes.append(bytes.count)
+            musicCRC = LAMETag.crc(bytes, continuing: musicCRC)
+            frames += 1
+            if copied { copiedBytes += bytes.count }
+            bitRates.insert(frame.header.bitRateIndex)
+            if firstHeader == nil { firstHeader = frame.header }
+        }
+        start.head.forEach { $0.withUnsafeBytes { count($0, copied: false) } }
         // A packet that is not a frame (a tag between two files put end to end) decodes to
         // nothing, but FFmpeg's demuxer counts a frame's duration for it, which would move the
         // end trim: it is left out.
-        try forEachPacket(source, index: index, from: plan.first, through: last, cancellation: cancellation) { packet in
-            packet.withBytes { bytes in
-                guard let frame = MPEGAudioFrame(bytes: bytes) else { return }
-                sizes.append(bytes.count)
-                musicCRC = LAMETag.crc(bytes, continuing: musicCRC)
-                frames += 1
-                bitRates.insert(frame.header.bitRateIndex)
-                if firstHeader == nil { firstHeader = frame.header }
-            }
+        try forEachPacket(source, index: index, from: start.first, through: lastCopied, cancellation: cancellation) { packet in
+            packet.withBytes { count($0, copied: true) }
         }
+        tail.forEach { $0.withUnsafeBytes { count($0, copied: false) } }
         guard let firstHeader else { return .refused("the first frame kept is not an MP3 frame") }
         let padding = frames * samplesPerFrame - delay - range.count
         guard (LAMETag.decoderDelay...LAMETag.maximumField).contains(padding) else {
@@ -278,10 +437,11 @@ package enum PacketCopyCut {
                     try muxer.write(packet, stream: 0)
                 }
                 try send(try Packet(bytes: tagFrame))
-                if let reservoirFrame { try send(try Packet(bytes: reservoirFrame)) }
-                try forEachPacket(source, index: index, from: plan.first, through: last, cancellation: cancellation) { packet in
+                for frame in start.head { try send(try Packet(bytes: frame)) }
+                try forEachPacket(source, index: index, from: start.first, through: lastCopied, cancellation: cancellation) { packet in
                     if packet.withBytes({ MPEGAudioFrame(bytes: $0) }) != nil { try send(packet) }
                 }
+                for frame in tail { try send(try Packet(bytes: frame)) }
                 try muxer.finish()
             }
             try insertComment(comment, into: destination.temporaryURL, room: room)
@@ -289,14 +449,25 @@ package enum PacketCopyCut {
             destination.discard()
             throw error
         }
-        // Keep the file only if it decodes to exactly the frames asked for.
-        guard try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count) else {
+        // Keep the file only if it decodes to exactly the frames asked for (and, with fades, to
+        // the input's samples outside them).
+        let mismatch: String?
+        if let exact {
+            mismatch = try FadedCutCheck.mismatch(destination.temporaryURL, input: input, range: range, exact: exact,
+                                                  cancellation: cancellation)
+        } else {
+            mismatch = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation) == Int64(range.count)
+                ? nil : "the file written does not decode to the cut's length"
+        }
+        if let mismatch {
             destination.discard()
-            return .refused("the file written does not decode to the cut's length")
+            return .refused(mismatch)
         }
         try destination.commit()
-        return .written(Written(frames: Int64(range.count), copiedFrames: frames - (reservoirFrame == nil ? 0 : 1),
-                                reservoirBytes: plan.reservoir.count, delay: delay, padding: padding))
+        let copiedFrames = frames - start.head.count - tail.count
+        return .written(Written(frames: Int64(range.count), copiedFrames: copiedFrames, reservoirBytes: start.reservoirBytes,
+                                delay: delay, padding: padding, reencodedFrames: (start.reencoded, tail.count),
+                                copiedShare: Double(copiedBytes) / Double(max(1, sizes.reduce(0, +)))))
     }
 
     /// Calls `body` with each packet `first...last` of the stream, read in order from the file.
