@@ -28,7 +28,8 @@ struct EditFlags: ParsableArguments {
     /// piece got into the output: copied, converted and how, re-encoded, silence).
     /// - Parameter otherInputs: files the command reads besides the pieces (a plan): the output
     ///   may not be one of them either, whatever link leads there.
-    func write(_ pieces: [Composition.Piece], to output: String, otherInputs: [URL] = [], shared: SingleOutputOptions) async throws {
+    func write(_ pieces: [Composition.Piece], to output: String, otherInputs: [URL] = [], chaptersPerPiece: Bool = false,
+               shared: SingleOutputOptions) async throws {
         let url = StandardStreams.outputURL(output)
         let display = ProgressDisplay(style: shared.progress.style)
         do {
@@ -40,6 +41,7 @@ struct EditFlags: ParsableArguments {
                                           overwrite: shared.overwrite, reencodes: reencode, sampleFormat: sampleFormat.format)
             composition.progress = display.handler(file: output, index: 1, count: 1)
             composition.effects = effects.effects
+            composition.chaptersPerPiece = chaptersPerPiece
             let written = try await SignalCancellation.run { [composition] in
                 try await composition.write(to: url)
             }
@@ -88,6 +90,7 @@ struct TrimCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let examples = [
         "reverse-audio trim take.wav cut.wav --start 1:02.5 --end 1:10 --pad-start 0.5 --pad-end 1",
         "reverse-audio trim take.flac -o last-ten.flac --tail 10",
+        "reverse-audio trim set.mp3 clip.mp3 --start 12:00 --end 15:30 --fade-in 2 --fade-out 3   # only the faded frames re-encoded",
         "arecord -f cd -d 10 | reverse-audio trim - take.wav --start 1",
     ]
 
@@ -142,6 +145,7 @@ struct JoinCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     static let examples = [
         "reverse-audio join intro.wav verse.wav outro.wav -o song.wav --gap 0.25",
         "reverse-audio join a.mp3 b.mp3 -o both.mp3 --convert --json",
+        "reverse-audio join 01.m4a 02.m4a 03.m4a -o book.m4b --chapters   # a chapter per file",
     ]
 
     @Argument(help: "The files to join, in order.", completion: .file())
@@ -149,6 +153,9 @@ struct JoinCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     @Option(help: "Silence between the files (at most 24 hours).", transform: TimeValue.silence)
     var gap: TimePosition?
+
+    @Flag(help: "One chapter per file (.m4a, .m4b, .mp3), titled by its title tag, else its name.")
+    var chapters = false
 
     @OptionGroup var flags: EditFlags
 
@@ -165,7 +172,7 @@ struct JoinCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             if index > 0, let gap { pieces.append(.silence(gap)) }
             pieces.append(.file(try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }))
         }
-        try await flags.write(pieces, to: try shared.output(command: "join"), shared: shared)
+        try await flags.write(pieces, to: try shared.output(command: "join"), chaptersPerPiece: chapters, shared: shared)
     }
 }
 
@@ -181,6 +188,9 @@ struct ComposeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
 
     @Argument(help: "The plan file.", completion: .file())
     var plan: String
+
+    @Flag(help: "One chapter per file piece (.m4a, .m4b, .mp3), titled by its title tag, else its name.")
+    var chapters = false
 
     @OptionGroup var flags: EditFlags
 
@@ -206,6 +216,7 @@ struct ComposeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             }
             return try PlanParser.parse(text, relativeTo: url.deletingLastPathComponent(), name: url.displayPath)
         }
-        try await flags.write(pieces, to: try shared.output(command: "compose"), otherInputs: [URL(fileURLWithPath: plan)], shared: shared)
+        try await flags.write(pieces, to: try shared.output(command: "compose"), otherInputs: [URL(fileURLWithPath: plan)],
+                              chaptersPerPiece: chapters, shared: shared)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReverseAudio
+import ReverseAudioBatch
 import ReverseAudioCommandLine
 
 struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
@@ -13,10 +14,18 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         "reverse-audio split take.flac -o Parts --at 1:30,3:05.5",
         "reverse-audio split lecture.m4a -o Chunks --every 10:00 --name lecture-%n",
         "reverse-audio split audiobook.m4b -o Chapters --chapters",
+        "reverse-audio split Lectures -o Chunks --every 10:00 --jobs 2   # Chunks/NAME/NAME-01.m4a, ... for every file",
     ]
 
-    @Argument(help: "The file to split.", completion: .file())
-    var input: String
+    @Argument(help: "The files to split, or folders of them: with more than one file, each file's pieces go in a folder of their own under -o, named after it.",
+              completion: .file())
+    var inputs: [String]
+
+    @Flag(inversion: .prefixedNo, help: "Descend into subfolders of folder arguments.")
+    var recursive = true
+
+    @Option(help: "Files split at once, 1 to 1024; default 1 (each file's pieces are written on every core already).")
+    var jobs: Int?
 
     @Option(name: [.customShort("o"), .customLong("output-directory")],
             help: ArgumentHelp("The folder the pieces go in (created if missing), with a JSON list of them beside.", valueName: "FOLDER"),
@@ -50,6 +59,9 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     @OptionGroup(title: SharedOptions.title) var result: JSONResultOption
 
     func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give a file to split (or several, or folders of them)") }
+        if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be 1 to 1024, not \(jobs)") }
+        if cue != nil && isBatch { throw ValidationError("--cue is one file's sheet: split that file alone with it") }
         let ways = [at != nil, every != nil, cue != nil, chapters, silence != nil].filter { $0 }.count
         if ways != 1 { throw ValidationError("give one of --at, --every, --cue, --chapters or --silence") }
         if let silence { _ = try Self.silenceSetting(silence) }
@@ -68,24 +80,115 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         let performer: String?
     }
 
+    /// More than one file, or a folder: each file's pieces go in a folder of their own.
+    private var isBatch: Bool {
+        var isFolder: ObjCBool = false
+        return inputs.count > 1 || (FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
     func run() async throws {
-        let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }
-        let (pieces, album, length, rate) = try ErrorReporting.exitingOnFailure { try plan(inputURL) }
-        let folder = URL(fileURLWithPath: outputDirectory)
-        let stem = inputURL.deletingPathExtension().lastPathComponent
+        if !isBatch {
+            let input = inputs[0]
+            let inputURL = try ErrorReporting.exitingOnFailure { try StandardStreams.seekableInputURL(input) }
+            let display = ProgressDisplay(style: progress.style)
+            do {
+                _ = try await split(inputURL, named: input, into: URL(fileURLWithPath: outputDirectory),
+                                    stem: inputURL.deletingPathExtension().lastPathComponent,
+                                    progress: display.handler(file: input, index: 1, count: 1))
+                display.clear()
+            } catch {
+                display.clear()
+                ErrorReporting.printError(error)
+                throw error is TemplateClash ? ExitCode(64) : ErrorReporting.exitCode(for: error)
+            }
+            return
+        }
+        try await splitBatch()
+    }
+
+    /// Every file the arguments name, side by side by `--jobs`, each into `-o FOLDER/[SUBFOLDERS/]NAME/`;
+    /// a file that fails is reported and the others go on (exit 1 when any failed).
+    private func splitBatch() async throws {
+        let folder = URL(fileURLWithPath: outputDirectory, isDirectory: true)
+        let found: SupportedAudioFiles.Collection
+        do {
+            let arguments = try inputs.map { SupportedAudioFiles.Argument(url: try StandardStreams.namedInput($0)) }
+            found = try SupportedAudioFiles.collect(arguments: arguments, recursive: recursive, allFormats: false, excluding: [folder])
+        } catch {
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
+        }
+        found.failures.forEach(ErrorReporting.printError)
+        if verbosity.verbose { found.skipped.forEach { Console.error("reverse-audio: skipped \($0.path): \($0.reason)") } }
+        let files = found.files
+        let display = ProgressDisplay(style: progress.style)
+        let command = self
+        let outcomes = try await SignalCancellation.run { () async throws -> [Int?] in
+            try await withThrowingTaskGroup(of: (Int, Int?).self) { group in
+                var results = [Int?](repeating: nil, count: files.count)
+                var next = 0
+                func start(_ index: Int) {
+                    let file = files[index]
+                    let name = file.url.relativePath
+                    let into = folder.appendingPathComponent(file.relativeFolder).appendingPathComponent(file.outputStem, isDirectory: true)
+                    let handler = display.handler(file: name, index: index + 1, count: files.count)
+                    group.addTask {
+                        do {
+                            return (index, try await command.split(file.url, named: name, into: into, stem: file.outputStem, progress: handler))
+                        } catch is CancellationError {
+                            throw CancellationError()
+                        } catch {
+                            display.clear()
+                            ErrorReporting.printError(error)
+                            return (index, nil)
+                        }
+                    }
+                }
+                while next < min(files.count, command.jobs ?? 1) {
+                    start(next)
+                    next += 1
+                }
+                while let (index, pieces) = try await group.next() {
+                    results[index] = pieces
+                    if next < files.count {
+                        start(next)
+                        next += 1
+                    }
+                }
+                return results
+            }
+        }
+        display.clear()
+        let failed = outcomes.filter { $0 == nil }.count + found.failures.count
+        let pieces = outcomes.compactMap { $0 }.reduce(0, +)
+        if !Console.isQuiet {
+            Console.error("reverse-audio: split \(files.count - outcomes.filter { $0 == nil }.count) of \(files.count + found.failures.count) files into \(pieces) pieces under \(folder.relativePath)"
+                          + (failed > 0 ? "; \(failed) failed" : ""))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Two pieces of one name: a usage error (exit 64) for one file.
+    private struct TemplateClash: Error, CustomStringConvertible {
+        let template: String
+        var description: String { "--name \(template) gives two pieces the same name: put %n in it" }
+    }
+
+    /// Splits `inputURL` (`named` as the user gave it) into `folder`, its pieces named from `stem`
+    /// by default; returns how many pieces it wrote. The folder is removed again when this made
+    /// it and nothing was left in it.
+    private func split(_ inputURL: URL, named input: String, into folder: URL, stem: String, progress handler: ProgressHandler?) async throws -> Int {
+        let (pieces, album, length, rate) = try plan(inputURL, named: input)
         // An ADTS stream cannot state where a piece starts and ends (the encoder's priming and
         // padding): its pieces go into MP4 (.m4a), whose edit lists can, the AAC packets copied;
         // a container we do not write (Matroska) gives the format made for its codec.
-        let ext = try ErrorReporting.exitingOnFailure { try Composition.pieceExtension(for: inputURL) }
+        let ext = try Composition.pieceExtension(for: inputURL)
         let template = name ?? (cue != nil || chapters ? "%n - %t" : "\(stem.replacingOccurrences(of: "%", with: "%%"))-%n")
         let digits = max(2, String(pieces.count).count)
         let names = pieces.enumerated().map { index, piece in
             Self.fileName(template, number: index + 1, digits: digits, title: piece.title ?? stem, performer: piece.performer ?? "") + "." + ext
         }
-        if Set(names).count != names.count {
-            ErrorReporting.printError(CommandLineError("--name \(template) gives two pieces the same name: put %n in it"))
-            throw ExitCode(64)
-        }
+        if Set(names).count != names.count { throw TemplateClash(template: template) }
         let outputs = names.map { folder.appendingPathComponent($0) }
         // The input's tags stay on every piece; each gets its track number, and a cue sheet's
         // title and performer (and the album's title) where it names them.
@@ -96,15 +199,14 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             if let album = album { tags["album"] = album }
             return tags
         }
-        let display = ProgressDisplay(style: progress.style)
         let folderExisted = FileManager.default.fileExists(atPath: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let overwrite = overwriting.overwrite
             let written = try await SignalCancellation.run {
                 try await Composition.split(inputURL, at: pieces.dropFirst().map(\.start), to: outputs, tags: tags,
-                                            overwrite: overwriting.overwrite, progress: display.handler(file: input, index: 1, count: 1))
+                                            overwrite: overwrite, progress: handler)
             }
-            display.clear()
             var listed: [[String: Any]] = []
             for (index, piece) in written.enumerated() {
                 let start = pieces[index].start
@@ -118,27 +220,26 @@ struct SplitCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
                 let seconds = Double(piece.frames) / Double(rate)
                 let how = verbosity.verbose ? " (\(piece.paths.joined(separator: "; ")))" : ""
                 result.print("wrote \(folder.appendingPathComponent(names[index]).relativePath): \(String.seconds(seconds)), \(piece.frames) frames\(how)",
-                             json: ["output": folder.appendingPathComponent(names[index]).relativePath, "number": index + 1, "frames": piece.frames,
-                                    "durationSeconds": seconds, "pieces": piece.paths, "status": "done"])
+                             json: ["input": input, "output": folder.appendingPathComponent(names[index]).relativePath, "number": index + 1,
+                                    "frames": piece.frames, "durationSeconds": seconds, "pieces": piece.paths, "status": "done"])
             }
             let manifest = folder.appendingPathComponent("\(stem)-pieces.json")
             let data = try JSONSerialization.data(withJSONObject: ["input": input, "sampleRate": rate, "frames": length, "pieces": listed],
                                                   options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             try data.write(to: manifest, options: .atomic)
+            return written.count
         } catch {
-            display.clear()
             // The folder this run made goes too when nothing was left in it.
             if !folderExisted, (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
                 try? FileManager.default.removeItem(at: folder)
             }
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
+            throw error
         }
     }
 
     /// The pieces' starts (the first at 0), titles and performers, a cue sheet's album title,
     /// the input's length and rate.
-    private func plan(_ url: URL) throws -> ([Piece], String?, Int64, Int) {
+    private func plan(_ url: URL, named input: String) throws -> ([Piece], String?, Int64, Int) {
         let info = try AudioInfo.read(from: url)
         guard let length = info.frames else {
             throw CommandLineError("\(input): its length cannot be known without decoding it, so the last piece's end is unknown; convert it first")

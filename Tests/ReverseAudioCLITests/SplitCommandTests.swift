@@ -220,6 +220,96 @@ struct SplitCommandTests {
         }
     }
 
+    /// The chapters ffprobe reads in `url`: title, start and end in seconds.
+    static func probedChapters(_ url: URL) throws -> [(title: String, start: Double, end: Double)] {
+        let probe = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_chapters", "-print_format", "json", url.path])
+        let chapters = (try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
+        return chapters.map { chapter in
+            ((chapter["tags"] as? [String: String])?["title"] ?? "", Double(chapter["start_time"] as? String ?? "") ?? -1,
+             Double(chapter["end_time"] as? String ?? "") ?? -1)
+        }
+    }
+
+    @Test("join and compose --chapters: one chapter per file piece (M4B, MP3 with ID3v2 CHAP), at its place, titled by its title tag or name; silence in none; a container without chapters refused, nothing written",
+          arguments: ["m4b", "mp3"])
+    func chaptersPerPiece(_ ext: String) throws {
+        let folder = try TemporaryDirectory()
+        // 2 s titled "Opening" (a tag), 1.5 s untitled (its name), joined with a 0.5 s gap.
+        let first = folder.file("first.wav")
+        let second = folder.file("Second Part.wav")
+        for (file, seconds, title) in [(first, 2.0, "Opening"), (second, 1.5, "")] {
+            let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=\(seconds):r=44100"]
+                                             + (title.isEmpty ? [] : ["-metadata", "title=\(title)"]) + ["-c:a", "pcm_s16le", file.path])
+            try #require(made.status == 0, "\(made.errorText)")
+        }
+        let joined = folder.file("book.\(ext)")
+        let join = try CLI.run(["join", first.path, second.path, "-o", joined.path, "--gap", "0.5", "--chapters", "-q"])
+        try #require(join.status == 0, "\(ext): \(join.errorText)")
+        let found = try Self.probedChapters(joined)
+        #expect(found.map(\.title) == ["Opening", "Second Part"], "\(ext): \(found)")
+        // MP4's chapter track has no gaps: there a chapter lasts until the next starts.
+        let gapless = ext == "m4b"
+        if found.count == 2 {
+            #expect(abs(found[0].start) < 0.002 && abs(found[0].end - (gapless ? 2.5 : 2)) < 0.002 && abs(found[1].start - 2.5) < 0.002
+                    && abs(found[1].end - 4) < 0.002, "\(ext): \(found)")
+        }
+        // A plan: a part, silence, a reversed file.
+        let plan = folder.file("plan.txt")
+        try "first.wav 0.5 1.5\nsilence 1\n\"Second Part.wav\" reverse\n".write(to: plan, atomically: true, encoding: .utf8)
+        let composed = folder.file("plan.\(ext)")
+        let compose = try CLI.run(["compose", plan.path, "-o", composed.path, "--chapters", "-q"])
+        try #require(compose.status == 0, "\(ext): \(compose.errorText)")
+        let planned = try Self.probedChapters(composed)
+        #expect(planned.map(\.title) == ["Opening", "Second Part (reversed)"], "\(ext): \(planned)")
+        if planned.count == 2 {
+            #expect(abs(planned[0].end - (gapless ? 2 : 1)) < 0.002 && abs(planned[1].start - 2) < 0.002 && abs(planned[1].end - 3.5) < 0.002,
+                    "\(ext): \(planned)")
+        }
+        // Without --chapters, none.
+        let plain = folder.file("plain.\(ext)")
+        #expect(try CLI.run(["join", first.path, second.path, "-o", plain.path, "-q"]).status == 0)
+        #expect(try Self.probedChapters(plain).isEmpty, "\(ext)")
+        // FLAC holds none FFmpeg writes: refused before anything is written.
+        let flac = folder.file("book.flac")
+        let refused = try CLI.run(["join", first.path, second.path, "-o", flac.path, "--chapters"])
+        #expect(refused.status != 0 && refused.errorText.contains("holds no chapters") && refused.errorText.contains(".m4b"), "\(refused.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: flac.path))
+    }
+
+    @Test("a batch: files and a folder split side by side (--jobs 2), each into a folder of its own named after it (subfolders kept), gapless; a bad file fails alone (exit 1); --cue with several files refused")
+    func batch() throws {
+        let folder = try TemporaryDirectory()
+        let library = folder.file("Library")
+        try FileManager.default.createDirectory(at: library.appendingPathComponent("live"), withIntermediateDirectories: true)
+        let mp3 = try Self.make("lame -V5", in: folder.url)
+        let flac = try Self.make("flac", in: folder.url)
+        try FileManager.default.moveItem(at: mp3, to: library.appendingPathComponent("song.mp3"))
+        try FileManager.default.moveItem(at: flac, to: library.appendingPathComponent("live/take.flac"))
+        let wav = try Self.make("wav", in: folder.url)
+        let broken = folder.file("broken.mp3")
+        try Data("not audio at all".utf8).write(to: broken)
+        let out = folder.file("Pieces")
+        let result = try CLI.run(["split", library.path, wav.path, broken.path, "-o", out.path, "--every", "5", "--jobs", "2", "--json"])
+        #expect(result.status == 1, "\(result.status): \(result.errorText)")
+        #expect(result.errorText.contains("broken.mp3") && result.errorText.contains("split 3 of 4 files into 9 pieces"), "\(result.errorText)")
+        let lines = result.outputText.split(separator: "\n").compactMap { try? jsonObject(String($0)) }
+        #expect(lines.count == 9, "\(result.outputText)")
+        for (file, subfolder, stem, ext) in [(library.appendingPathComponent("song.mp3"), "song", "song", "mp3"),
+                                             (library.appendingPathComponent("live/take.flac"), "live/take", "take", "flac"),
+                                             (wav, "input", "input", "wav")] {
+            let (pieces, _) = try Self.pieces(in: out.appendingPathComponent(subfolder), extension: ext)
+            #expect(pieces.map(\.lastPathComponent) == (1...3).map { "\(stem)-0\($0).\(ext)" }, "\(subfolder): \(pieces)")
+            var joined: [Int16] = []
+            for piece in pieces { joined += try FFmpegOracle.samples(of: piece) }
+            #expect(joined == (try FFmpegOracle.samples(of: file)), "\(subfolder): the pieces together differ from the whole")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("broken").path), "the failed file's folder is removed")
+        let cue = folder.file("sheet.cue")
+        try "FILE \"x.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n".write(to: cue, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["split", wav.path, library.path, "-o", folder.file("cued").path, "--cue", cue.path])
+        #expect(refused.status == 64 && refused.errorText.contains("--cue is one file's sheet"), "\(refused.errorText)")
+    }
+
     @Test("--silence: split in the middle of each silence long and deep enough, as mp3splt -s; none found is an error that leaves nothing")
     func silence() throws {
         let folder = try TemporaryDirectory()

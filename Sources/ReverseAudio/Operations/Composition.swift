@@ -48,6 +48,10 @@ public struct Composition: Sendable {
     package var tags: [(key: String, value: String)] = []
     /// An MP3 file's packet index shared with other cuts of it (a split's pieces).
     package var sharedCutIndex: SharedCutIndex?
+    /// One chapter per file piece, from where it starts to where it ends, titled by its title tag
+    /// (else its file name); silence between belongs to none (in MP4, whose chapter track has no
+    /// gaps, a chapter lasts until the next starts). MP4 and MP3 (ID3v2 `CHAP`) hold them.
+    public var chaptersPerPiece = false
 
 
     /// A composition of `pieces`.
@@ -107,6 +111,11 @@ public struct Composition: Sendable {
         let reference = try AudioFileSource(url: first, cancellation: cancellation)
         let sameExtension = output.pathExtension.lowercased() == first.pathExtension.lowercased()
         let chosen = try outputFormat ?? OutputFormat.same(as: reference, for: output, sameExtension: sameExtension)
+        if chaptersPerPiece && !chosen.file.capabilities.contains(.chapters) {
+            let holders = FileFormat.all.filter { $0.capabilities.contains(.chapters) }.flatMap(\.extensions)
+            throw ReverseAudioError.output(.cannotCreateOutput(
+                path: output.displayPath, reason: "\(chosen.name.uppercased()) holds no chapters FFmpeg writes (asked for one a piece): write \(holders.map { ".\($0)" }.joined(separator: ", "))"))
+        }
         let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
         let lossyOutput = !outputCodec.isLossless
         var notCopied: String?
@@ -179,13 +188,15 @@ public struct Composition: Sendable {
             whole = try effect.applied(to: whole, mirrored: false)
         }
         try checkSpace(for: sources, format: format, outputFormat: chosen, output: output)
+        let pieceChapters = chaptersPerPiece ? try chapters(of: sources, files: sourceOfPiece) : nil
         // A cut of one file keeps the chapters inside it, from its start (a join's files have
         // their own timelines; silence around a cut would move them: none then).
         var chapterCut: Range<Int64>?
         if pieces.count == 1, case .file(_, let range, false, _) = pieces[0] {
             chapterCut = try range?.frames(atRate: reference.format.sampleRate, path: reference.name) ?? 0..<Int64.max
         }
-        let writerInput = reference.openedInput.writerInput(overridingTags: tags, chaptersOf: chapterCut)
+        var writerInput = reference.openedInput.writerInput(overridingTags: tags, chaptersOf: chapterCut)
+        if let pieceChapters { writerInput.chapters = pieceChapters }
         let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
         let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
@@ -282,6 +293,27 @@ public struct Composition: Sendable {
         return needed.isFloat || needed == .s32 ? best : .s24
     }
 
+    /// One chapter per file piece of `sources` (the pieces' chains, in order), in output frames.
+    /// - Throws: ``InputError/lengthUnknown(path:reason:)`` for a piece whose length only
+    ///   reading it tells.
+    private func chapters(of sources: [any PCMSource], files: [Int: AudioFileSource]) throws -> [(start: Int64, end: Int64, title: String?)] {
+        var result: [(start: Int64, end: Int64, title: String?)] = []
+        var position: Int64 = 0
+        for (index, piece) in pieces.enumerated() {
+            let source = sources[index]
+            guard let length = source.length.frames else {
+                throw ReverseAudioError.input(.lengthUnknown(path: files[index]?.name ?? "", reason: "a chapter per piece needs each piece's length before writing"))
+            }
+            if case .file(let url, _, let reversed, _) = piece {
+                let title = files[index]?.openedInput.tags(overriding: []).first { $0.key.lowercased() == "title" }?.value
+                    ?? url.deletingPathExtension().lastPathComponent
+                result.append((position, position + length, title + (reversed ? " (reversed)" : "")))
+            }
+            position += length
+        }
+        return result
+    }
+
     /// The narrowest sample format holding every one of `formats` exactly (s16 for none).
     package static func widest(_ formats: [SampleFormat]) -> SampleFormat {
         guard let integerWidest = formats.filter({ !$0.isFloat }).max(by: { $0.validBits < $1.validBits }) ?? formats.first else {
@@ -346,6 +378,7 @@ public struct Composition: Sendable {
         if fileCount > 1 {
             return .notCopied("a join is encoded once: an MP3's LAME tag and an MP4's edit state one cut, not the seams between pieces")
         }
+        if chaptersPerPiece { return .notCopied("a chapter per piece is written with the pieces encoded") }
         if pieces.count > 1 { return .notCopied("silence beside a copied cut cannot be stated without encoding it") }
         guard case .file(let url, let range, let reversed, let effects) = pieces[0] else { return .notCopied("nothing to copy") }
         if reversed { return .notCopied("a reversed piece is new audio") }

@@ -43,7 +43,7 @@ package final class AudioFileWriter: PCMSink, PositionedPCMSink {
         /// Tags to copy into the output (title, artist…).
         let tags: [(key: String, value: String)]
         /// Chapters to write (frames of the output, and titles): a cut's, shifted to its start.
-        var chapters: [(start: Int64, end: Int64, title: String?)] = []
+        package var chapters: [(start: Int64, end: Int64, title: String?)] = []
     }
 
     let output: OutputFile

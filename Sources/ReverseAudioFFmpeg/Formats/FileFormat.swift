@@ -62,6 +62,8 @@ package struct FileFormat: Sendable {
         package static let editList = Capabilities(rawValue: 4)
         /// A picture (cover art).
         package static let coverArt = Capabilities(rawValue: 8)
+        /// Chapters (FFmpeg 5.1 writes them into MP4 and, as ID3v2 `CHAP` frames, MP3).
+        package static let chapters = Capabilities(rawValue: 16)
     }
 
     /// How a cut is copied packet for packet.

@@ -19,7 +19,7 @@ extension FileFormat {
     package static let m4a = FileFormat(
         name: "m4a", extensions: ["m4a", "m4r", "m4b", "mp4"], listed: 2, summary: "MPEG-4 audio: ALAC or AAC", muxer: "ipod",
         codecs: [.alac, .aac], lossyDefault: "aac", requiresSeekableFile: true,
-        capabilities: [.tags, .gapless, .editList, .coverArt],
+        capabilities: [.tags, .gapless, .editList, .coverArt, .chapters],
         muxerOptions: { format, _, _ in ["movie_timescale": String(format.sampleRate)] },
         copiedCut: .mp4EditList, muxerExtensions: ["m4a", "m4v", "m4b"])
 }

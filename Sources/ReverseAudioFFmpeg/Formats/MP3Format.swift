@@ -12,5 +12,5 @@ extension FileFormat {
     /// MP3, with LAME's gapless tag; a cut of an MP3 is copied frame for frame behind one.
     package static let mp3 = FileFormat(
         name: "mp3", extensions: ["mp3"], summary: "MP3 (LAME, gapless tag)", muxer: "mp3", codecs: [.mp3],
-        requiresSeekableFile: true, capabilities: [.tags, .gapless, .coverArt], copiedCut: .mp3Frames)
+        requiresSeekableFile: true, capabilities: [.tags, .gapless, .coverArt, .chapters], copiedCut: .mp3Frames)
 }

@@ -26,11 +26,11 @@ import importlib
 
 # --help and error messages name the tables in this order; it is also the order in which a --write of
 # REPLACEABLE tables alone writes their sections. A new table goes at the end.
-TABLE_NAMES = ["reverse", "encode", "range", "rf64", "edit", "jobs", "video", "play", "threads", "batch", "waveform", "serve", "remote", "split"]
+TABLE_NAMES = ["reverse", "encode", "range", "rf64", "edit", "jobs", "video", "play", "threads", "batch", "waveform", "serve", "remote", "split", "fades"]
 # The order in which tables are measured, printed and laid out in a full BENCHMARKS.md; the same tables. (The
 # batch table came to stand before the long reversal and the editing table when the file was one script.)
 RUN_ORDER = ["reverse", "encode", "range", "jobs", "rf64", "edit", "video", "play", "threads", "batch", "waveform", "serve",
-             "remote", "split"]
+             "remote", "split", "fades"]
 
 TABLES = [importlib.import_module(f".{name}", __name__) for name in TABLE_NAMES]
 BY_NAME = {table.NAME: table for table in TABLES}
