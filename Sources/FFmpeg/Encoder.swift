@@ -133,6 +133,9 @@ package final class Encoder {
         (context.pointee.codec.pointee.capabilities & Int32(AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)) != 0
     }
 
+    /// True for libmp3lame (whose last packet's end padding is restated: see ``EncodingStream``).
+    var isLAME: Bool { context.pointee.codec_id == AV_CODEC_ID_MP3 }
+
     /// True for FFmpeg's ALAC encoder (which needs care with a very short last frame).
     var isALAC: Bool { context.pointee.codec_id == AV_CODEC_ID_ALAC }
 

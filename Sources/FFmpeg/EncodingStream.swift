@@ -20,6 +20,12 @@ package final class EncodingStream {
     private var converter: OpaquePointer?
     private var conversionBuffer: Frame?
     private var samplesSent: Int64 = 0
+    /// libmp3lame's last packet, held back until the end: FFmpeg's MP3 muxer takes the LAME tag's
+    /// end padding from its skip-samples side data, which FFmpeg 5.1's wrapper gets wrong for a
+    /// stream shorter than its delay and a frame (1168 samples decode to 1199, with the ffmpeg
+    /// CLI too); it is restated from the packets made and the samples sent.
+    private var heldBack: Packet?
+    private var packetsMade: Int64 = 0
 
     /// Opens `settings`' encoder for `muxer` and adds its stream.
     /// - Parameter inputType: the type of the interleaved samples ``append(_:frames:)`` takes
@@ -96,6 +102,12 @@ package final class EncodingStream {
         try encodeQueued(final: true)
         try encoder.send(nil)
         try writeReadyPackets()
+        if let last = heldBack {
+            let padding = packetsMade * Int64(encoder.frameSize) - Int64(encoder.initialPadding) - samplesSent
+            if padding >= 0 { try last.setSkipSamples(start: last.skipSamples.start, end: Int(padding)) }
+            heldBack = nil
+            try deliver(last)
+        }
     }
 
     private func encodeQueued(final: Bool) throws(FFmpegError) {
@@ -131,7 +143,15 @@ package final class EncodingStream {
 
     private func writeReadyPackets(from source: Encoder? = nil) throws(FFmpegError) {
         while try (source ?? encoder).receive(into: packet) {
-            try deliver(packet)
+            guard encoder.isLAME else {
+                try deliver(packet)
+                continue
+            }
+            packetsMade += 1
+            if let previous = heldBack { try deliver(previous) }
+            let kept = try Packet()
+            try kept.reference(packet)
+            heldBack = kept
         }
     }
 }

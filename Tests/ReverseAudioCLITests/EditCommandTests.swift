@@ -234,6 +234,25 @@ import TestSupport
                 "\(name): \(whole.outputText)")
     }
 
+    @Test("an MP3 written from audio shorter than LAME's delay and a frame decodes to its length (FFmpeg 5.1's libmp3lame wrapper misstates the end padding: 1168 samples decode to 1199 from the ffmpeg CLI)",
+          arguments: [44100, 22050, 8000])
+    func shortMP3Encodes(_ rate: Int) throws {
+        let directory = try TemporaryDirectory()
+        for frames in [500, 1168, 2000, 3000] {
+            let wav = directory.file("short-\(frames).wav")
+            let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=f=440:r=\(rate),atrim=end_sample=\(frames)",
+                                                        "-ac", "2", "-c:a", "pcm_s16le", wav.path])
+            try #require(made.status == 0, "\(made.errorText)")
+            let mp3 = directory.file("short-\(frames).mp3")
+            let result = try CLI.run(["convert", wav.path, mp3.path])
+            #expect(result.status == 0 && !result.errorText.contains("decodes to"), "\(rate) Hz, \(frames): \(result.errorText)")
+            let decoded = try FFmpegOracle.samples(of: mp3).count / 2
+            #expect(decoded == frames, "\(rate) Hz, \(frames) frames: ffmpeg decodes \(decoded)")
+            let mpg123 = try ProcessRunner.run("mpg123", ["-q", "-s", "-e", "s16", mp3.path])
+            #expect(mpg123.standardOutput.count == 4 * frames, "\(rate) Hz, \(frames) frames: mpg123 decodes \(mpg123.standardOutput.count / 4)")
+        }
+    }
+
     @Test("a long MP3 cuts exactly: the middle, near and at the end")
     func longMP3PacketCopy() throws {
         // 128 kb/s: the bit reservoir reaches before almost every cut, and the cut repairs it.
