@@ -253,6 +253,38 @@ import TestSupport
         }
     }
 
+    @Test("MPEG-2 VBR (lame -V9 at 22.05 kHz, frames of 26 to 522 bytes), every command that seeks: a reversal on 2 threads, play --reverse, 150 ranges composed into a WAV equal ffmpeg")
+    func mpeg2VariableBitRateCommands() throws {
+        let directory = try TemporaryDirectory()
+        let input = try MP3Classes.make(try #require(MP3Classes.main.first { $0.name == "lame -V9" }), seconds: 8, in: directory.url)
+        let reversed = directory.file("reversed.wav")
+        #expect(try CLI.run(["convert", input.path, reversed.path, "--reverse", "--threads", "2", "-q"]).status == 0)
+        let expected = try FFmpegOracle.samples(of: input, ["-af", "areverse"])
+        #expect(try FFmpegOracle.samples(of: reversed) == expected, "convert --reverse --threads 2")
+        let played = directory.file("played.wav")
+        #expect(try CLI.run(["play", input.path, "--reverse", "--to-file", played.path, "-q"]).status == 0)
+        #expect(try FFmpegOracle.samples(of: played) == expected, "play --reverse")
+        let whole = try FFmpegOracle.samples(of: input)
+        // 150 ranges in one plan: one process, a seek each.
+        var generator = SplitMix(seed: 9)
+        var plan = ""
+        var slices: [Int16] = []
+        for _ in 0..<150 {
+            let start = Int(generator.next() % UInt64(whole.count / 2 - 2000))
+            plan += "\(input.lastPathComponent) \(start)s \(start + 1500)s\n"
+            slices += whole[(2 * start)..<(2 * start + 3000)]
+        }
+        try plan.write(to: directory.file("plan.txt"), atomically: true, encoding: .utf8)
+        let composed = directory.file("ranges.wav")
+        let compose = try CLI.run(["compose", directory.file("plan.txt").path, "-o", composed.path, "-q"])
+        #expect(compose.status == 0, "\(compose.errorText)")
+        let ours = try FFmpegOracle.samples(of: composed)
+        let wrong = stride(from: 0, to: min(ours.count, slices.count), by: 3000).filter { ours[$0..<min(ours.count, $0 + 3000)] != slices[$0..<($0 + 3000)] }
+            .map { $0 / 3000 }
+        #expect(ours.count == slices.count, "compose of 150 ranges: \(ours.count / 2) frames")
+        #expect(wrong.isEmpty, "ranges \(wrong) of the plan differ from ffmpeg's decode")
+    }
+
     @Test("a long MP3 cuts exactly: the middle, near and at the end")
     func longMP3PacketCopy() throws {
         // 128 kb/s: the bit reservoir reaches before almost every cut, and the cut repairs it.
