@@ -96,8 +96,8 @@ import TestSupport
           arguments: rows)
     func hundredFadedCuts(_ row: Row) throws {
         let directory = try TemporaryDirectory()
-        let input = try row.mp3.map { try MP3Classes.make($0, seconds: 8, in: directory.url, keepingSource: true) }
-            ?? MP3Classes.makeAAC(seconds: 8, noiseSubstitution: row.noiseSubstitution, in: directory.url)
+        let input = try row.mp3.map { try MP3Classes.make($0, seconds: 6, in: directory.url, keepingSource: true) }
+            ?? MP3Classes.makeAAC(seconds: 6, noiseSubstitution: row.noiseSubstitution, in: directory.url)
         let source = try Self.floats(input.deletingPathExtension().appendingPathExtension("wav"))
         let whole = try Self.floats(input)
         let probe = try FFmpegOracle.probe(input).stream

@@ -58,12 +58,14 @@ final class CopiedPacketSamples {
                 return
             }
             guard let pts = packet.presentationTimestamp, pts >= first else { return }
-            try packet.setSkipSamples(start: 0, end: 0)
+            // All of each packet: no gapless trimming, and not the mark the MP4 demuxer puts on
+            // packets wholly before the edit's start, whose decode the decoder would drop.
+            packet.clearForCopy()
             try loop.decode(packet, into: frame) { decoded in
                 var planes: [[UInt8]] = []
                 decoded.appendSamples(to: &planes)
                 let count = decoded.sampleCount
-                guard decoded.bytesPerSample == 4, planes.count == channels else { return }
+                    guard decoded.bytesPerSample == 4, planes.count == channels else { return }
                 var interleaved = [Float](repeating: 0, count: count * channels)
                 for (channel, plane) in planes.enumerated() {
                     plane.withUnsafeBytes { bytes in

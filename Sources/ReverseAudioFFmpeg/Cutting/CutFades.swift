@@ -66,9 +66,11 @@ final class CutSamples {
         if next != inside.lowerBound { try source.seek(to: inside.lowerBound, endingAt: nil) }
         var position = inside.lowerBound
         while position < inside.upperBound, let chunk = try source.read(maximumFrames: Int(min(4096, inside.upperBound - position))) {
-            let samples = chunk.samples(as: Float.self)
             let offset = Int(chunk.position - frames.lowerBound) * channels
-            for index in 0..<(chunk.frameCount * channels) { result[offset + index] = samples[index] }
+            result.withUnsafeMutableBytes { target in
+                target.baseAddress!.advanced(by: offset * MemoryLayout<Float>.size).copyMemory(from: chunk.bytes.baseAddress!,
+                                                                                             byteCount: chunk.frameCount * channels * MemoryLayout<Float>.size)
+            }
             position = chunk.position + Int64(chunk.frameCount)
         }
         next = position
