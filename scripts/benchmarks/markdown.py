@@ -75,6 +75,17 @@ def kept_section(heading, how_to_measure):
     return None
 
 
+def table_section(name, heading, loads, result, legend, headers, lines):
+    """The section of table `name` in BENCHMARKS.md: when measured (`result`), its heading, when, the
+    legend, `lines` (its rows as cells) and its verdicts; else the section already there, or how to
+    measure it."""
+    if result is None:
+        kept = kept_section(heading, f"run with --tables {name} to measure it")
+        return kept or [heading, "", f"Not measured yet (run `scripts/bench --tables {name} --write`)."]
+    return [heading, "", measured_line(loads), "", legend, "",
+            markdown_table(lines, headers, lambda line: line), "", *verdict_lines(result["verdicts"])]
+
+
 def write_sections(sections):
     """Replaces (or adds before the raw timings) each (heading, lines) section of BENCHMARKS.md, leaving
     the rest as it is."""

@@ -12,7 +12,7 @@ from ..audio import probe
 from ..cells import pass_or_miss
 from ..console import show as show_table, text_table
 from ..inputs import make_inputs, minutes_label
-from ..markdown import kept_section, markdown_table, measured_line, verdict_lines
+from ..markdown import table_section
 from ..shell import log
 
 NAME = "split"
@@ -178,11 +178,7 @@ def show(context, result):
 
 
 def section(context, result):
-    if result is None:
-        kept = kept_section(HEADING, "run with --tables split to measure it")
-        return kept or [HEADING, "", "Not measured yet (run `scripts/bench --tables split --write`)."]
-    return [HEADING, "", measured_line(context.loads), "", LEGEND, "",
-            markdown_table(table_rows(result["rows"]), HEADERS, lambda line: line), "", *verdict_lines(result["verdicts"])]
+    return table_section(NAME, HEADING, context.loads, result, LEGEND, HEADERS, result and table_rows(result["rows"]))
 
 
 def written_options(context, result):
