@@ -436,7 +436,7 @@ public struct Composition: Sendable {
             }
             let (head, tail) = written.reencodedPackets
             let faded = head > 0 || tail > 0
-                ? "; " + CutFades.reencodedText(head: head, tail: tail).replacingOccurrences(of: "frames", with: "packets")
+                ? "; " + CutFades.reencodedText(head: head, tail: tail, unit: "packets")
                     + ", \(Int((written.copiedShare * 100).rounded(.down)))% of the bytes copied" : ""
             var result = Result(output: output, format: pcm, outputFormat: format, frames: written.frames,
                                 paths: ["copied (\(written.packets) AAC packets byte for byte\(faded); the MP4 edit list states the cut)"],

@@ -28,13 +28,13 @@ package struct CutFades {
             + (fadeOut.map { [Fade(.out, length: .frames($0.frames), shape: $0.shape)] } ?? [])
     }
 
-    /// "3 frames re-encoded under the fade-in, 2 under the fade-out".
-    package static func reencodedText(head: Int, tail: Int) -> String {
+    /// "3 frames re-encoded under the fade-in, 2 under the fade-out" (`unit`: "frames", "packets").
+    package static func reencodedText(head: Int, tail: Int, unit: String = "frames") -> String {
         switch (head > 0, tail > 0) {
-        case (true, true): return "\(head) frames re-encoded under the fade-in, \(tail) under the fade-out"
-        case (true, false): return "\(head) frames re-encoded under the fade-in"
-        case (false, true): return "\(tail) frames re-encoded under the fade-out"
-        case (false, false): return "no frame re-encoded"
+        case (true, true): return "\(head) \(unit) re-encoded under the fade-in, \(tail) under the fade-out"
+        case (true, false): return "\(head) \(unit) re-encoded under the fade-in"
+        case (false, true): return "\(tail) \(unit) re-encoded under the fade-out"
+        case (false, false): return "no \(unit.dropLast()) re-encoded"
         }
     }
 }

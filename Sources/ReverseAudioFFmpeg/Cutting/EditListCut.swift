@@ -82,35 +82,35 @@ package enum EditListCut {
         var headStart = cutStart
         var firstCopied: Int64?
         if let fadeIn = fades.fadeIn {
-            let encoding = try encoder()
-            let padding = Int64(encoding.initialPadding)
             let boundary = packetStart(holding: min(cutEnd - 1, cutStart + fadeIn.frames - 1)) + frameSize
-            let count = (boundary - cutStart + padding + frameSize - 1) / frameSize
-            headStart = boundary - count * frameSize
-            let fed = try samples.samples((headStart + padding - cutStart)..<(boundary + 2 * frameSize - cutStart))
-            head = try mappingFFmpegErrors(path: source.path) { try encoding.encode(fed, packets: Int(count), samplesPerPacket: Int(frameSize)) }
-            guard head.count == count else { return .refused("the encoder gave fewer packets than the fade-in needs") }
+            let made = try mappingFFmpegErrors(path: source.path) {
+                try encoder().head(of: samples, before: boundary - cutStart, samplesPerPacket: Int(frameSize))
+            }
+            guard made.packets.count == (boundary - cutStart - made.start) / frameSize else {
+                return .refused("the encoder gave fewer packets than the fade-in needs")
+            }
+            head = made.packets
+            headStart = made.start + cutStart
             firstCopied = boundary
         }
         var tail: [[UInt8]] = []
         var tailStart: Int64?
         if let fadeOut = fades.fadeOut {
-            let encoding = try encoder()
-            let padding = Int64(encoding.initialPadding)
             let boundary = packetStart(holding: max(cutStart, cutEnd - fadeOut.frames))
             // Packets made before the first kept: the priming, and the signal before it long enough
             // that the encoder's window choice has settled (its first packets see an attack, and a
             // short window beside a copied long one leaves aliasing uncancelled).
-            let warmUp = (padding + frameSize - 1) / frameSize + 4
-            let fedStart = boundary - warmUp * frameSize + padding
-            guard fedStart >= cutStart else { return .refused("the cut is too short before its fade-out to copy") }
-            let count = (cutEnd - boundary + frameSize - 1) / frameSize
-            let fed = try samples.samples((fedStart - cutStart)..<Int64(range.count))
-            let made = try mappingFFmpegErrors(path: source.path) {
-                try encoding.encode(fed, packets: Int(warmUp + count), samplesPerPacket: Int(frameSize))
+            let encoding = try encoder()
+            let warmUp = (encoding.initialPadding + Int(frameSize) - 1) / Int(frameSize) + 4
+            guard let made = try mappingFFmpegErrors(path: source.path, {
+                try encoding.tail(of: samples, from: boundary - cutStart, warmUp: warmUp, samplesPerPacket: Int(frameSize))
+            }) else {
+                return .refused("the cut is too short before its fade-out to copy")
             }
-            tail = Array(made.dropFirst(Int(warmUp)))
-            guard tail.count == count else { return .refused("the encoder gave fewer packets than the fade-out needs") }
+            guard made.count == (cutEnd - boundary + frameSize - 1) / frameSize else {
+                return .refused("the encoder gave fewer packets than the fade-out needs")
+            }
+            tail = made
             tailStart = boundary
         }
         // The copy pays when packets after the one beside a fade-in's are copied.

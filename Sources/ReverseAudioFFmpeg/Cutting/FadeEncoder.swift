@@ -42,6 +42,34 @@ final class FadeEncoder {
         return Array(box.packets.prefix(count))
     }
 
+    /// The packets before a copied one under a fade-in: encoded from `samples` (the faded cut)
+    /// so that they end at `boundary` (the first copied packet's start, in frames of the cut, on
+    /// the input's packet grid) and their decode reaches back past the encoder's padding before the
+    /// cut's start; and where their decode starts (frames of the cut, at most 0).
+    func head(of samples: CutSamples, before boundary: Int64, samplesPerPacket: Int) throws -> (packets: [[UInt8]], start: Int64) {
+        let size = Int64(samplesPerPacket)
+        let padding = Int64(initialPadding)
+        let count = (boundary + padding + size - 1) / size
+        let start = boundary - count * size
+        // Fed on past the boundary: the encoder looks ahead, and the last packet's overlap with the
+        // first copied one should hold what follows.
+        let fed = try samples.samples((start + padding)..<(boundary + 2 * size))
+        return (try encode(fed, packets: Int(count), samplesPerPacket: samplesPerPacket), start)
+    }
+
+    /// The packets under a fade-out, from `boundary` (a packet start on the input's grid, in frames
+    /// of the cut) to the cut's end, the encoder fed from `warmUp` packets earlier and those left
+    /// out, so that the first kept one continues the copied signal; nil when the cut does not
+    /// reach back so far.
+    func tail(of samples: CutSamples, from boundary: Int64, warmUp: Int, samplesPerPacket: Int) throws -> [[UInt8]]? {
+        let size = Int64(samplesPerPacket)
+        let fedStart = boundary - Int64(warmUp) * size + Int64(initialPadding)
+        guard fedStart >= 0 else { return nil }
+        let count = Int((samples.count - boundary + size - 1) / size)
+        let made = try encode(try samples.samples(fedStart..<samples.count), packets: warmUp + count, samplesPerPacket: samplesPerPacket)
+        return Array(made.dropFirst(warmUp))
+    }
+
     /// Holds the packets the encoder's callback collects.
     private final class PacketBox {
         var packets: [[UInt8]] = []

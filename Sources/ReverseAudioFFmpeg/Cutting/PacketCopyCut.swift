@@ -220,16 +220,13 @@ package enum PacketCopyCut {
         let encoding = try mappingFFmpegErrors(path: window.source.path) {
             try MP3FadeFrames.encoder(like: header, rate: window.rate, channels: samples.channels, path: window.source.path)
         }
-        let padding = Int64(encoding.initialPadding)
-        let boundary = index.entries[first].rawStart
-        let count = Int((boundary - range.lowerBound + padding + Int64(samplesPerFrame) - 1) / Int64(samplesPerFrame))
-        let headStart = boundary - Int64(count * samplesPerFrame)
-        // Fed from where the frames' decode reaches the cut, on past the boundary: the encoder
-        // looks ahead, and the last frame's overlap with the first copied one should hold what follows.
-        let fed = try samples.samples((headStart + padding - range.lowerBound)..<(boundary + 2 * Int64(samplesPerFrame) - range.lowerBound))
-        var frames = try mappingFFmpegErrors(path: window.source.path) {
-            try encoding.encode(fed, packets: count, samplesPerPacket: samplesPerFrame)
+        let boundary = index.entries[first].rawStart - range.lowerBound
+        let made = try mappingFFmpegErrors(path: window.source.path) {
+            try encoding.head(of: samples, before: boundary, samplesPerPacket: samplesPerFrame)
         }
+        var frames = made.packets
+        let count = Int((boundary - made.start) / Int64(samplesPerFrame))
+        let headStart = made.start + range.lowerBound
         guard frames.count >= count, let opening = frames[0].withUnsafeBytes({ MPEGAudioFrame(bytes: $0) }), opening.mainDataBegin == 0,
               frames.prefix(count).allSatisfy({ $0.withUnsafeBytes { MPEGAudioFrame(bytes: $0)?.header.isCompatible(with: header) } ?? false })
         else {
@@ -253,20 +250,17 @@ package enum PacketCopyCut {
         let encoding = try mappingFFmpegErrors(path: source.path) {
             try MP3FadeFrames.encoder(like: header, rate: rate, channels: samples.channels, path: source.path)
         }
-        let samplesPerFrame = Int64(header.samplesPerFrame)
-        let padding = Int64(encoding.initialPadding)
+        let samplesPerFrame = header.samplesPerFrame
         // Frames the encoder makes before the first kept: its padding and two granules of the
         // signal before the boundary, which the first kept frame's window overlaps.
-        let warmUp = (padding + 2 * Int64(MPEGAudioHeader.samplesPerGranule) + samplesPerFrame - 1) / samplesPerFrame
-        let boundary = index.entries[first].rawStart
-        let fedStart = boundary - warmUp * samplesPerFrame + padding
-        guard fedStart >= range.lowerBound else { return .refused("the cut is too short before its fade-out to copy") }
-        let count = Int((range.upperBound - boundary + samplesPerFrame - 1) / samplesPerFrame)
-        let fed = try samples.samples((fedStart - range.lowerBound)..<Int64(range.count))
-        let frames = try mappingFFmpegErrors(path: source.path) {
-            try encoding.encode(fed, packets: Int(warmUp) + count, samplesPerPacket: Int(samplesPerFrame))
+        let warmUp = (encoding.initialPadding + 2 * MPEGAudioHeader.samplesPerGranule + samplesPerFrame - 1) / samplesPerFrame
+        let boundary = index.entries[first].rawStart - range.lowerBound
+        let count = Int((Int64(range.count) - boundary + Int64(samplesPerFrame) - 1) / Int64(samplesPerFrame))
+        guard let kept = try mappingFFmpegErrors(path: source.path, {
+            try encoding.tail(of: samples, from: boundary, warmUp: warmUp, samplesPerPacket: samplesPerFrame)
+        }) else {
+            return .refused("the cut is too short before its fade-out to copy")
         }
-        let kept = Array(frames.dropFirst(Int(warmUp)))
         guard kept.count == count, let opening = kept[0].withUnsafeBytes({ MPEGAudioFrame(bytes: $0) }), opening.mainDataBegin == 0,
               kept.allSatisfy({ $0.withUnsafeBytes { MPEGAudioFrame(bytes: $0)?.header.isCompatible(with: header) } ?? false })
         else {
