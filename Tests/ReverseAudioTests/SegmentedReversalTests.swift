@@ -45,7 +45,9 @@ import TestSupport
     /// `url` decoded to 16-bit and reversed, on `threads` threads with seams at `seams(N)`.
     static func reverse(_ url: URL, threads: Int, seams: (@Sendable (Int64) -> [Int64])? = nil,
                         sink makeSink: ((Int) -> MemorySink)? = nil, cancellation: CancellationFlag? = nil) throws -> Reversal {
-        let chain = try TestDecode.chain(url, cancellation: cancellation ?? CancellationFlag())
+        // Opened for a reversal on `threads` threads, as `convert --reverse` opens it (a FLAC
+        // file's positions are then checked by its readers, not scanned first).
+        let chain = try TestDecode.chain(url, reversed: true, cancellation: cancellation ?? CancellationFlag(), threads: threads)
         chain.splitsStoredSamples = true
         var scheduler = Scheduler(threads: threads, cancellation: cancellation)
         scheduler.segmentBoundaries = seams
@@ -118,6 +120,56 @@ import TestSupport
         }
     }
 
+    /// A FLAC file of `name`'s packets in the order `order` gives (indexes into its packets),
+    /// after its header: frames copied into the stream, as a splicing tool or damage leaves them.
+    static func reorderedFLAC(_ name: String, in directory: TemporaryDirectory, order: ([Int]) -> [Int]) throws -> URL {
+        // Encoded again in frames of 576 samples: some 75 packets a second, room to move them.
+        let source = directory.file("\(name)-576.flac")
+        let encoded = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Fixtures.url(name).path,
+                                                       "-c:a", "flac", "-frame_size", "576", source.path])
+        guard encoded.status == 0 else { throw FFmpegOracle.Failure(description: encoded.errorText) }
+        // ffprobe prints a packet's size before its position, whatever order they are asked in.
+        let listing = try ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
+                                                        "-of", "csv=p=0", source.path])
+        let packets = listing.outputText.split(separator: "\n").compactMap { line -> (position: Int, size: Int)? in
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            return fields.count == 2 ? (position: fields[1], size: fields[0]) : nil
+        }
+        let bytes = try [UInt8](Data(contentsOf: source))
+        var out = Array(bytes[0..<packets[0].position])
+        for index in order(Array(packets.indices)) { out += bytes[packets[index].position..<(packets[index].position + packets[index].size)] }
+        let url = directory.file("\(name)-reordered-\(UUID().uuidString).flac")
+        try Data(out).write(to: url)
+        return url
+    }
+
+    @Test("FLAC whose timestamps are not the decode's positions (a run of frames repeated, a frame copied in, two files joined), reversed on readers that check them as they decode: the one continuous decode, every seam layout")
+    func irregularFLAC() throws {
+        let directory = try TemporaryDirectory()
+        let name = "flac-s16-2ch-44100.flac"
+        let inputs = [
+            // Frames 30…39 again after frame 39: each timestamp of the run is met twice, so a seek
+            // may land on either copy; the readers' marks must show the segments do not meet.
+            try Self.reorderedFLAC(name, in: directory) { Array($0[0..<40] + $0[30..<40] + $0[40...]) },
+            try Self.reorderedFLAC(name, in: directory) { Array($0[0..<50] + [$0[5]] + $0[50...]) },
+            Fixtures.url("edge-flac-concatenated.flac"),
+        ]
+        for url in inputs {
+            let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+            let single = try Self.reverse(url, threads: 1)
+            #expect(single.bytes == oracle, "\(url.lastPathComponent): the one-thread reversal is not areverse's")
+            for layout in Layout.allCases {
+                let parallel = try Self.reverse(url, threads: 2, seams: { layout.seams($0) })
+                #expect(parallel.bytes == oracle, "\(url.lastPathComponent), \(layout): differs from areverse")
+                #expect(parallel.warnings == single.warnings, "\(url.lastPathComponent), \(layout)")
+            }
+            for fraction in stride(from: 0.05, to: 1.0, by: 0.05) {
+                let parallel = try Self.reverse(url, threads: 2, seams: Self.seams([fraction]))
+                #expect(parallel.bytes == oracle, "\(url.lastPathComponent), a seam at \(fraction): differs from areverse")
+            }
+        }
+    }
+
     @Test("a failing write on one thread stops them all and is the error thrown")
     func failingWrite() throws {
         let url = Fixtures.url("flac-s16-2ch-44100.flac")
@@ -143,9 +195,9 @@ import TestSupport
         }
     }
 
-    @Test("segments: four a thread, none shorter than the minimum, tiling the stream")
+    @Test("segments: eight a thread, none shorter than the minimum, tiling the stream")
     func boundaries() {
-        #expect(SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2).count == 9)
+        #expect(SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2).count == 17)
         #expect(SegmentedPlacement.boundaries(totalFrames: 100_000, threads: 8) == [0, 100_000])
         let edges = SegmentedPlacement.boundaries(totalFrames: 1_000_003, threads: 3)
         #expect(edges.first == 0 && edges.last == 1_000_003 && zip(edges, edges.dropFirst()).allSatisfy { $1 - $0 >= SegmentedPlacement.minimumSegmentFrames })

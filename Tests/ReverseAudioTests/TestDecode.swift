@@ -8,10 +8,10 @@ enum TestDecode {
     /// The chain `channels`, `sampleFormat`, `range` and `effects` ask for over `url`.
     static func chain(_ url: URL, channels: ChannelSelection = .all, sampleFormat: SampleFormat? = .s16,
                       range: TimeRange? = nil, effects: [any AudioEffect] = [], reversed: Bool = false,
-                      cancellation: CancellationFlag = CancellationFlag()) throws -> AudioChain {
+                      cancellation: CancellationFlag = CancellationFlag(), threads: Int = 1) throws -> AudioChain {
         try AudioChain(url: url, recipe: ChainRecipe(range: range, sampleFormat: sampleFormat, channels: channels,
                                                      effects: effects, reversed: reversed),
-                       cancellation: cancellation)
+                       cancellation: cancellation, threads: threads)
     }
 
     /// The source `channels` and `sampleFormat` ask for over `url`.

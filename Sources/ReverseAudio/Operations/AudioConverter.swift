@@ -61,7 +61,7 @@ public enum AudioConverter {
         // codecs a format chooses by the input's kind, M4A's, all take any rate).
         let codec = outputFormat.resolvedCodec(inputIsLossless: true)
         if codec.resamplesTo != nil { recipe.writtenRate = { codec.rate(for: $0) } }
-        let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation)
+        let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation, threads: options.threads)
         let predicted = chain.source.length
         options.opened?(chain.file.info)
         let writer = try AudioFileWriter(url: output, format: chain.source.format, outputFormat: outputFormat,

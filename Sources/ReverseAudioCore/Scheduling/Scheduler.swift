@@ -175,10 +175,17 @@ package struct Scheduler {
                     return report
                 case .declined(let why):
                     report.singleThreadReason = why
-                    try sink.discardWrites(expectingFrames: expected)
                     try readers.rewindMain()
+                    // Made ready for one continuous decode, the input may know its length better.
+                    if let known = source.length.frames, known != expected {
+                        expected = known
+                        lengthSource = source.length.source
+                    }
+                    try sink.discardWrites(expectingFrames: expected)
                 case .notSplit(let why):
                     report.singleThreadReason = why
+                    try readers.rewindMain()
+                    if let known = source.length.frames { expected = known }
                 }
             }
         }
@@ -241,6 +248,7 @@ package struct Scheduler {
         report.blockFrames = try ReversePlacement.checkedBlockFrames(input.blockFrames ?? 1, totalFrames: totalFrames,
                                                                     frameBytes: frameBytes)
         guard let list = try readerList(readers, count: min(threads, boundaries.count - 1)) else {
+            try readers.rewindMain()
             let single = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: temporaryFolder)
             let reversal = ReversedSource(input, scheduler: single, storingIn: file, progress: nil)
             report.frames = try copy(reversal, into: sink, progress: progress)
@@ -268,9 +276,11 @@ package struct Scheduler {
                 }
             case .declined(let why):
                 follower.stopAndWait()
-                if handedOut > 0 { try sink.startOver(expectingFrames: totalFrames) }
                 try readers.rewindMain()
-                try file.discardWrites(expectingFrames: totalFrames)
+                // Made ready for one continuous decode, the input may know its length better.
+                let known = source.length.frames ?? totalFrames
+                if handedOut > 0 { try sink.startOver(expectingFrames: known) }
+                try file.discardWrites(expectingFrames: known)
                 let single = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: temporaryFolder)
                 let reversal = ReversedSource(input, scheduler: single, storingIn: file, progress: nil)
                 report.frames = try copy(reversal, into: sink, progress: progress)
@@ -299,7 +309,7 @@ package struct Scheduler {
         case notSplit(String)
     }
 
-    /// The segments of a stream of `frames` frames: forced by a test, else four a thread.
+    /// The segments of a stream of `frames` frames: forced by a test, else eight a thread.
     private func boundaries(for frames: Int64) -> [Int64] {
         segmentBoundaries?(frames) ?? SegmentedPlacement.boundaries(totalFrames: frames, threads: threads)
     }

@@ -7,7 +7,7 @@ import Foundation
 /// seeking (each codec's measured pre-roll) makes every seam bit-exact, so the output equals the
 /// single-threaded one byte for byte.
 ///
-/// There are more segments than threads (four each), taken in order as threads come free, so
+/// There are more segments than threads (eight each), taken in order as threads come free, so
 /// a slow segment (a dense passage, a seek that decodes a long pre-roll) does not hold the
 /// others up. Memory is one reader and one batch per thread, whatever the length.
 ///
@@ -36,10 +36,10 @@ package enum SegmentedPlacement {
     /// The shortest segment worth a seek of its own: about 1.5 s at 44.1 kHz.
     package static let minimumSegmentFrames: Int64 = 1 << 16
 
-    /// Segment boundaries for `totalFrames` frames on `threads` threads: four segments a thread,
+    /// Segment boundaries for `totalFrames` frames on `threads` threads: eight segments a thread,
     /// none shorter than ``minimumSegmentFrames`` (so short files keep one segment).
     package static func boundaries(totalFrames: Int64, threads: Int) -> [Int64] {
-        let wanted = Int64(max(threads, 1) * 4)
+        let wanted = Int64(max(threads, 1) * 8)
         let count = max(1, min(wanted, totalFrames / minimumSegmentFrames))
         return (0...count).map { totalFrames * $0 / count }
     }
@@ -124,6 +124,11 @@ private final class SharedPlacement: @unchecked Sendable {
     private var readFrames: Int64 = 0
     private var failure: (any Error)?
     private var declined: String?
+    /// Per segment, where in the input its first frame and the frame after it come from, for
+    /// readers that mark them (``SegmentMarks``).
+    private var starts: [Int: Int64] = [:]
+    private var ends: [Int: Int64] = [:]
+    private var inputStart: Int64?
 
     init(totalFrames: Int64, direction: SegmentedPlacement.Direction, boundaries: [Int64], lastSegmentFirst: Bool,
          sink: any PositionedPCMSink, progress: ProgressHandler?, cancellation: CancellationFlag?, stop: CancellationFlag?,
@@ -170,6 +175,32 @@ private final class SharedPlacement: @unchecked Sendable {
         return failure != nil || declined != nil
     }
 
+    /// Notes where segment `segment`'s first frame, and the frame after it, come from.
+    func mark(_ segment: Range<Int64>, start: Int64?, end: Int64?, inputStart: Int64?) {
+        guard let index = boundaries.firstIndex(of: segment.lowerBound) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        starts[index] = start
+        ends[index] = end
+        if let inputStart { self.inputStart = inputStart }
+    }
+
+    /// Why the marked segments do not meet in the input, if they do not: the first must start
+    /// at the input's start, and each next where the one before left off.
+    private var seamFailure: String? {
+        guard !starts.isEmpty || !ends.isEmpty else { return nil }
+        let count = boundaries.count - 1
+        guard let first = starts[0], first == inputStart else {
+            return "the first segment did not start at the input's first frame"
+        }
+        for index in 0..<(count - 1) {
+            guard let end = ends[index], let start = starts[index + 1], end == start else {
+                return "segments \(index + 1) and \(index + 2) do not meet in the input (frames between them, or read twice)"
+            }
+        }
+        return nil
+    }
+
     /// Writes `frames` frames at output frame `frame`.
     func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
         lock.lock()
@@ -210,6 +241,7 @@ private final class SharedPlacement: @unchecked Sendable {
         defer { lock.unlock() }
         if let failure { throw failure }
         if let declined { return .declined(declined) }
+        if let seamFailure { return .declined(seamFailure) }
         return placedFrames == totalFrames ? .placed : .declined("\(placedFrames) of \(totalFrames) frames were placed")
     }
 }
@@ -218,6 +250,7 @@ private final class SharedPlacement: @unchecked Sendable {
 private final class SegmentWorker {
     private let reader: any PCMSource
     private let problems: () -> Int
+    private let marks: () -> SegmentMarks?
     private let shared: SharedPlacement
     private let frameBytes: Int
     /// Frames waiting to be written: filled from its start (forwards) or its end (mirrored).
@@ -226,6 +259,7 @@ private final class SegmentWorker {
     init(reader: SegmentReader, shared: SharedPlacement) {
         self.reader = reader.source
         problems = reader.problems
+        marks = reader.marks
         self.shared = shared
         frameBytes = reader.source.format.bytesPerFrame
         batchFrames = max(1, (1 << 20) / max(frameBytes, 1))
@@ -288,8 +322,17 @@ private final class SegmentWorker {
             shared.advance(by: chunk.frameCount)
         }
         if filled > 0 { try flush(filled, from: batchStart) }
-        if segment.upperBound == total, try reader.read(maximumFrames: 1) != nil {
-            return "the stream goes on past the \(total) frames it states"
+        let landing = marks()?.landing
+        if segment.upperBound == total {
+            if try reader.read(maximumFrames: 1) != nil { return "the stream goes on past the \(total) frames it states" }
+        } else if let marked = marks() {
+            // The frame after the segment: where it comes from is where the next must start,
+            // and reading it checks that it continues this one.
+            _ = try reader.read(maximumFrames: 1)
+            shared.mark(segment, start: landing, end: marks()?.current, inputStart: marked.inputStart)
+        }
+        if segment.upperBound == total, let marked = marks() {
+            shared.mark(segment, start: landing, end: nil, inputStart: marked.inputStart)
         }
         guard problems() == problemsBefore else { return "the decode met damage" }
         shared.segmentPlaced(segment)

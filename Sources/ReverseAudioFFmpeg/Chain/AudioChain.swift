@@ -66,13 +66,17 @@ package final class AudioChain {
 
     /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
     /// of the file when the chain needs it (all of a file, or a range to its end).
-    package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag) throws {
+    /// - Parameter threads: the threads the job may read it on. A reversal of a whole FLAC file
+    ///   on several leaves the check of its frames' positions to its readers (no scan first:
+    ///   ``AudioFileSource/checkPositions()``).
+    package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag, threads: Int = 1) throws {
         // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
         // side by side each on one thread, which report them): the FLAC check of every frame's
         // CRC is left to it. (A packet larger than STREAMINFO's largest frame is still decoded
         // alone first: see ``FLACDamageScan``.)
         let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
-                                       checkingFrames: recipe.range != nil)
+                                       checkingFrames: recipe.range != nil,
+                                       readersCheckPositions: threads > 1 && recipe.reversed && recipe.range == nil)
         try self.init(file: file, recipe: recipe)
     }
 
@@ -144,6 +148,8 @@ package final class AudioChain {
     /// whose effects follow it).
     package func job(threads: Int, scheduler: Scheduler) throws -> (input: Scheduler.Input, reversed: Bool) {
         let splitting = threads > 1 ? try self.splitting() : .single(reason: "one thread asked for")
+        // One reader decodes it: its positions are checked first, as readers side by side would.
+        if case .single = splitting { try file.checkPositions() }
         let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
                                     name: file.name)
         guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
@@ -200,14 +206,14 @@ private final class ChainReaders: SegmentReaders {
 
     var main: SegmentReader {
         let file = chain.file
-        return SegmentReader(source: chain.source, problems: { file.problemCount })
+        return SegmentReader(source: chain.source, problems: { file.problemCount }, marks: { file.segmentMarks })
     }
 
     func open() throws -> SegmentReader? {
         let reader = try chain.file.openReader()
         let copy = try AudioChain(file: reader, recipe: chain.recipe)
         guard copy.source.format == chain.source.format, reader.splitRefusal == nil else { return nil }
-        return SegmentReader(source: copy.source, problems: { reader.problemCount })
+        return SegmentReader(source: copy.source, problems: { reader.problemCount }, marks: { reader.segmentMarks })
     }
 
     func rewindMain() throws {

@@ -54,6 +54,9 @@ package final class AudioFileSource: PCMSource {
     private var decodedLength: Int64?
     /// True when the first frame came only after packets that would not decode.
     private var damagedAtStart = false
+    /// Where in the file the stream's first packet starts, as the decode from the start read
+    /// it when the file was opened (later positioners may start reading after a seek).
+    private var streamStartPosition: Int64?
     /// The cap on the index FFmpeg keeps of the packets read, when one is set.
     private var indexMemoryLimit: Int?
     /// PCM read from the file without decoding, once the first read or seek found it possible.
@@ -91,16 +94,20 @@ package final class AudioFileSource: PCMSource {
     ///     find frames the decoder rejects before decoding (what a length, a seek or a warning
     ///     needs). A job that decodes the whole file leaves it to the decode, which reports each
     ///     such frame: the check is then made only when the decode met one (``warnings``).
+    ///   - readersCheckPositions: the whole file is decoded by readers side by side, each
+    ///     checking that every frame continues the one before: a FLAC stream's timestamps are
+    ///     then taken for its positions without a scan first (``checkPositions()`` scans it when
+    ///     it is decoded otherwise).
     package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
-                             checkingFrames: Bool = true) throws {
+                             checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws {
         try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
-                      checkingFrames: checkingFrames)
+                      checkingFrames: checkingFrames, readersCheckPositions: readersCheckPositions)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
-                 resolvingLength: Bool, checkingFrames: Bool = true) throws {
+                 resolvingLength: Bool, checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -111,6 +118,7 @@ package final class AudioFileSource: PCMSource {
         self.input = input
         resolution = shared
         positioner = try mappingFFmpegErrors(path: input.path) { try FramePositioner(input: input, isCancelled: flag.check) }
+        positioner.checksContinuity = shared?.positionsChecked == false
         sourceSampleFormat = SampleFormat(decodedBy: input.decoder)
         conversion = Conversion()
         resampler = Resampler(channels: .unchanged, type: sourceSampleFormat.sampleType)
@@ -129,8 +137,9 @@ package final class AudioFileSource: PCMSource {
             // packet with a fresh decoder, as a fresh open would.
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input,
-                                                    checkingFrames: checkingFrames)
-            if resolution?.decodesOnOneThread == true { openedDecoderThreads = 1 }
+                                                    checkingFrames: checkingFrames, readersCheckPositions: readersCheckPositions)
+            // Unchecked positions are for readers side by side, each on one thread.
+            if resolution?.decodesOnOneThread == true || checksPositions { openedDecoderThreads = 1 }
             try restartFromStart(decoderThreads: openedDecoderThreads)
             damagedAtStart = positioner.skippedPackets > 0
             if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
@@ -146,6 +155,7 @@ package final class AudioFileSource: PCMSource {
             }
             try decodeFirstFrame()
         }
+        streamStartPosition = positioner.firstPacketPosition
     }
 
     /// Decodes the first frame, whose rate and channels are what the decode gives (a container
@@ -266,6 +276,7 @@ package final class AudioFileSource: PCMSource {
         if let indexMemoryLimit { fresh.demuxer.limitIndexMemory(to: indexMemoryLimit) }
         let flag = isCancelled
         positioner = try mappingFFmpegErrors(path: fresh.path) { try FramePositioner(input: fresh, isCancelled: flag) }
+        positioner.checksContinuity = checksPositions
         input = fresh
         resampler = makeResampler()
         adoptResolution()
@@ -359,12 +370,43 @@ package final class AudioFileSource: PCMSource {
 
     /// Problems the decode met so far that a continuous decode reports (skipped packets, a read
     /// that stopped early): a segment during which this grows met damage.
-    package var problemCount: Int { positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) }
+    package var problemCount: Int {
+        positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) + positioner.discontinuities
+    }
+
+    /// Where in the file the frames read come from, while its readers check its positions
+    /// (``checksPositions``): the scheduler checks that segments read side by side meet.
+    package var segmentMarks: SegmentMarks? {
+        guard checksPositions else { return nil }
+        return SegmentMarks(inputStart: streamStartPosition, landing: positioner.landingPacketPosition,
+                            current: positioner.framePacketPosition)
+    }
+
+    /// True while the stream's timestamps are taken for the decode's positions unchecked
+    /// (``LengthResolver/Resolution/positionsChecked``): every reader checks them as it decodes.
+    private var checksPositions: Bool { resolution?.positionsChecked == false }
+
+    /// Scans a stream whose positions its readers were to check (``checksPositions``), before
+    /// one reader decodes it alone or again after readers side by side met what only one
+    /// continuous decode handles: the length, the index and the decoder's threads are then the
+    /// scan's, as when the file is opened without readers side by side. At the stream's start.
+    package func checkPositions() throws {
+        guard checksPositions else { return }
+        let scanned = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, damagedAtStart: false,
+                                                 isCancelled: isCancelled, checkingFrames: false)
+        resolution = scanned
+        openedDecoderThreads = scanned.decodesOnOneThread ? 1 : 0
+        try restart()
+    }
 
     /// Makes this reader as it was when opened: at frame 0, nothing decoded, its warnings
     /// forgotten, its decoder on as many threads as at first (a fresh decode after readers side
     /// by side met damage).
     package func restart() throws {
+        if checksPositions {
+            try checkPositions()
+            return
+        }
         pending.clear()
         flushed = false
         decodedLength = nil

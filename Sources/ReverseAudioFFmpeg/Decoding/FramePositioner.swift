@@ -37,6 +37,20 @@ final class FramePositioner {
     private var nextEntry = 0
     /// True after the first seek: from then on packets are stamped from the index.
     private var hasSought = false
+    /// Count a frame that does not start where the one before it ended (by timestamp) as a
+    /// discontinuity: for a stream whose timestamps were taken for positions unchecked.
+    var checksContinuity = false
+    /// Frames that did not start where the one before ended, when ``checksContinuity``.
+    private(set) var discontinuities = 0
+    /// True when ``nextPosition`` is where the next frame decoded must start (not after a seek).
+    private var followsFrame = false
+    /// Where in the file the packet of the frame last delivered starts, and of the first frame
+    /// delivered after the last seek, when ``checksContinuity``: what tells readers side by side
+    /// that each took up where the one before left off (the packet holding a segment's first
+    /// frame is the one after the segment before). A frame's packet is the one last sent: a
+    /// decoder on one thread gives each packet's frame before taking the next.
+    private(set) var framePacketPosition: Int64?
+    private(set) var landingPacketPosition: Int64?
     /// The file positions of the first and the last packet of the stream read.
     /// Where the stream's first packet starts in the file (PCM: its data).
     private(set) var firstPacketPosition: Int64?
@@ -98,9 +112,11 @@ final class FramePositioner {
                 let samples = parameters.samples(fromTimeBaseUnits: pts, sampleRate: parameters.sampleRate)
                 if origin == nil { origin = samples }
                 start = samples - origin!
+                if checksContinuity && followsFrame && start != nextPosition { discontinuities += 1 }
             } else if origin == nil {
                 origin = 0
             }
+            followsFrame = true
             nextPosition = start + count
             var drop: Int64 = 0
             if let target = dropBefore {
@@ -111,6 +127,10 @@ final class FramePositioner {
             }
             leadingSamplesToDrop = Int(drop)
             frameStart = start + drop
+            if checksContinuity {
+                framePacketPosition = lastPacketPosition
+                if landingPacketPosition == nil { landingPacketPosition = lastPacketPosition }
+            }
             return true
         }
         return false
@@ -124,6 +144,8 @@ final class FramePositioner {
     func seek(toFrame target: Int64, decodingUntil end: Int64?) throws -> Int64 {
         if !input.isSeekable { return try skipForward(to: target) }
         if origin == nil { try learnOrigin() }
+        followsFrame = false
+        landingPacketPosition = nil
         holdsFrame = false
         if var index {
             if index.tailTag != nil && !index.reaches(target) {

@@ -54,6 +54,11 @@ enum LengthResolver {
         /// False when a FLAC stream's frames were not checked (see ``FLACDamageScan``): frames
         /// the decoder rejects are unknown until a decode meets them.
         var checkedFrames = true
+        /// False when a FLAC stream's timestamps were taken for the decode's positions without a
+        /// scan: its readers check that every frame continues the one before
+        /// (``FramePositioner/checksContinuity``), and the stream is scanned before one
+        /// continuous decode when any found otherwise.
+        var positionsChecked = true
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -66,9 +71,11 @@ enum LengthResolver {
     ///   the resolution: the caller brings it back to the start. Without it, or where a check
     ///   on it was inconclusive, the file is opened afresh.
     /// - Parameter checkingFrames: check a raw FLAC stream's frames (see ``FLACDamageScan``).
+    /// - Parameter readersCheckPositions: the whole stream is decoded by readers that each check
+    ///   its frames' positions: an unchecked FLAC stream is not scanned first.
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
                         isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil,
-                        checkingFrames: Bool = true) throws -> Resolution {
+                        checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
@@ -100,6 +107,22 @@ enum LengthResolver {
                 resolution.endIsDamaged = damagedEnd
                 resolution.checkedFrames = false
                 return resolution
+            }
+            if traits.family == .flac && input.demuxer.formatName == "flac" && readersCheckPositions && !checkingFrames,
+               let stated = parameters.statedDurationSamples, stated > 0 {
+                // A whole-file decode on several readers: STREAMINFO's total, checked by decoding
+                // the last frame; whether every frame continues the one before (no frame copied
+                // in, no second file) each reader checks as it decodes, and only when one finds
+                // otherwise is the stream scanned (``Resolution/positionsChecked``).
+                if case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false,
+                                                                           isCancelled: isCancelled) {
+                    var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
+                    resolution.endIsDamaged = damagedEnd
+                    resolution.checkedFrames = false
+                    resolution.positionsChecked = false
+                    return resolution
+                }
+                input = try AudioInput(url: url, isCancelled: isCancelled)
             }
             if traits.family == .flac && input.demuxer.formatName == "flac" {
                 return flacResolution(try FLACDamageScan.scan(input, checkingFrames: checkingFrames, isCancelled: isCancelled),
