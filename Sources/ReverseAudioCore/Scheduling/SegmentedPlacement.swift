@@ -325,14 +325,12 @@ private final class SegmentWorker {
         let landing = marks()?.landing
         if segment.upperBound == total {
             if try reader.read(maximumFrames: 1) != nil { return "the stream goes on past the \(total) frames it states" }
+            if let marked = marks() { shared.mark(segment, start: landing, end: nil, inputStart: marked.inputStart) }
         } else if let marked = marks() {
             // The frame after the segment: where it comes from is where the next must start,
             // and reading it checks that it continues this one.
             _ = try reader.read(maximumFrames: 1)
             shared.mark(segment, start: landing, end: marks()?.current, inputStart: marked.inputStart)
-        }
-        if segment.upperBound == total, let marked = marks() {
-            shared.mark(segment, start: landing, end: nil, inputStart: marked.inputStart)
         }
         guard problems() == problemsBefore else { return "the decode met damage" }
         shared.segmentPlaced(segment)
