@@ -176,16 +176,12 @@ package struct Scheduler {
                 case .declined(let why):
                     report.singleThreadReason = why
                     try readers.rewindMain()
-                    // Made ready for one continuous decode, the input may know its length better.
-                    if let known = source.length.frames, known != expected {
-                        expected = known
-                        lengthSource = source.length.source
-                    }
+                    (expected, lengthSource) = Self.length(of: source, else: (expected, lengthSource))
                     try sink.discardWrites(expectingFrames: expected)
                 case .notSplit(let why):
                     report.singleThreadReason = why
                     try readers.rewindMain()
-                    if let known = source.length.frames { expected = known }
+                    (expected, lengthSource) = Self.length(of: source, else: (expected, lengthSource))
                 }
             }
         }
@@ -307,6 +303,13 @@ package struct Scheduler {
         case declined(String)
         /// Nothing was read: the input is read by one reader.
         case notSplit(String)
+    }
+
+    /// The length of `source` made ready for one continuous decode (``SegmentReaders/rewindMain()``),
+    /// which may know it better than before (a stream scanned), else `known`.
+    private static func length(of source: any PCMSource, else known: (Int64, LengthSource)) -> (Int64, LengthSource) {
+        guard let frames = source.length.frames, frames != known.0 else { return known }
+        return (frames, source.length.source)
     }
 
     /// The segments of a stream of `frames` frames: forced by a test, else eight a thread.

@@ -98,30 +98,22 @@ enum LengthResolver {
                 }
                 input = try AudioInput(url: url, isCancelled: isCancelled)
             }
-            if traits.family == .flac && input.demuxer.formatName == "flac" && url.isRemote,
-               let stated = parameters.statedDurationSamples, stated > 0,
-               case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false, isCancelled: isCancelled) {
-                // A URL: STREAMINFO's total, checked by decoding the last frame, rather than a
-                // scan that would fetch the whole file; damage inside is met when decoded.
-                var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
-                resolution.endIsDamaged = damagedEnd
-                resolution.checkedFrames = false
-                return resolution
-            }
-            if traits.family == .flac && input.demuxer.formatName == "flac" && readersCheckPositions && !checkingFrames,
+            if traits.family == .flac && input.demuxer.formatName == "flac" && (url.isRemote || readersCheckPositions && !checkingFrames),
                let stated = parameters.statedDurationSamples, stated > 0 {
-                // A whole-file decode on several readers: STREAMINFO's total, checked by decoding
-                // the last frame; whether every frame continues the one before (no frame copied
-                // in, no second file) each reader checks as it decodes, and only when one finds
-                // otherwise is the stream scanned (``Resolution/positionsChecked``).
+                // STREAMINFO's total, checked by decoding the last frame, rather than a scan: a
+                // URL's (a scan would fetch the whole file; damage inside is met when decoded), or
+                // a whole-file decode on several readers, which check as they decode that every
+                // frame continues the one before (no frame copied in, no second file); only when
+                // one finds otherwise is the stream scanned (``Resolution/positionsChecked``).
                 if case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false,
                                                                            isCancelled: isCancelled) {
                     var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
                     resolution.endIsDamaged = damagedEnd
                     resolution.checkedFrames = false
-                    resolution.positionsChecked = false
+                    resolution.positionsChecked = url.isRemote
                     return resolution
                 }
+                // The check moved this open to the stream's end: the scan starts from a fresh one.
                 input = try AudioInput(url: url, isCancelled: isCancelled)
             }
             if traits.family == .flac && input.demuxer.formatName == "flac" {
