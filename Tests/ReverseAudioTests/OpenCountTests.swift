@@ -5,11 +5,14 @@ import TestSupport
 
 /// A reversal on T threads opens its input at most T times (any open of the file, FFmpeg's or
 /// ours, counted by inotify): one open finds the length, decodes, and takes segments; each
-/// other thread opens it once more. Into an encoder (FLAC) and straight into a WAV.
+/// other thread opens it once more (and the first to seek in an MP3 indexes its packets for
+/// all). Into an encoder (FLAC) and straight into a WAV.
 @Suite(.enabled(if: OpenCounter.isAvailable)) struct OpenCountTests {
     /// Inputs long enough to be split (more than two segments of 65,536 frames), one a family.
     static let inputs: [(name: String, codec: [String])] = [
         ("opens.mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
+        // No tag frame: the length is counted, on the open that looked for the tag.
+        ("opens-untagged.mp3", ["-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0"]),
         ("opens.flac", ["-c:a", "flac"]),
         ("opens.wav", ["-c:a", "pcm_s16le"]),
         ("opens.m4a", ["-c:a", "aac", "-b:a", "128k"]),

@@ -40,6 +40,7 @@ import TestSupport
         let threadsUsed: Int
         let reason: String?
         let warnings: [ReverseAudioWarning]
+        let lengthSource: LengthSource?
     }
 
     /// `url` decoded to 16-bit and reversed, on `threads` threads with seams at `seams(N)`.
@@ -54,7 +55,8 @@ import TestSupport
         let (input, _) = try chain.job(threads: threads, scheduler: scheduler)
         let sink = makeSink?(chain.source.format.bytesPerFrame) ?? MemorySink(frameBytes: chain.source.format.bytesPerFrame)
         let report = try scheduler.mirror(input, into: sink, progress: nil)
-        return Reversal(bytes: sink.bytes, threadsUsed: report.threadsUsed, reason: report.singleThreadReason, warnings: chain.warnings)
+        return Reversal(bytes: sink.bytes, threadsUsed: report.threadsUsed, reason: report.singleThreadReason, warnings: chain.warnings,
+                        lengthSource: report.lengthSource)
     }
 
     /// Seams at `fractions` of the length, plus 0 and N, increasing and unique.
@@ -167,6 +169,66 @@ import TestSupport
                 let parallel = try Self.reverse(url, threads: 2, seams: Self.seams([fraction]))
                 #expect(parallel.bytes == oracle, "\(url.lastPathComponent), a seam at \(fraction): differs from areverse")
             }
+        }
+    }
+
+    /// `source`'s packets (position and size, from ffprobe), in the file's order.
+    static func packets(of source: URL) throws -> [(position: Int, size: Int)] {
+        // ffprobe prints a packet's size before its position, whatever order they are asked in.
+        let listing = try ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
+                                                        "-of", "csv=p=0", source.path])
+        return listing.outputText.split(separator: "\n").compactMap { line -> (position: Int, size: Int)? in
+            let fields = line.split(separator: ",").compactMap { Int($0) }
+            return fields.count == 2 ? (position: fields[1], size: fields[0]) : nil
+        }
+    }
+
+    @Test("MP3 with a tag frame (MPEG-1 CBR and VBR, MPEG-2): its length taken from the tag and its packets indexed by the first reader to seek, every seam layout exact; a tag whose frame count is wrong, though its byte count and last frames bear it out, falls back to one thread with the same result")
+    func taggedMP3() throws {
+        let directory = try TemporaryDirectory()
+        let inputs = [
+            try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"]),
+            try SignalFiles.shared("seams-vbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-q:a", "9"]),
+            try SignalFiles.shared("seams-mpeg2.mp3", seconds: 8, codecArguments: ["-ar", "22050", "-c:a", "libmp3lame", "-b:a", "64k"]),
+        ]
+        for url in inputs {
+            let name = url.lastPathComponent
+            let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+            let single = try Self.reverse(url, threads: 1)
+            #expect(single.bytes == oracle, "\(name): the one-thread reversal is not areverse's")
+            #expect(single.lengthSource == .packets, "\(name): one thread counts the packets")
+            let layouts = Layout.allCases.map { layout in (String(describing: layout), { @Sendable (total: Int64) in layout.seams(total) }) }
+                + stride(from: 0.05, to: 1.0, by: 0.1).map { ("a seam at \($0)", Self.seams([$0])) }
+            for (layout, seams) in layouts {
+                let parallel = try Self.reverse(url, threads: 2, seams: seams)
+                #expect(parallel.bytes == oracle, "\(name), \(layout): differs from areverse")
+                #expect(parallel.threadsUsed == 2, "\(name), \(layout): \(parallel.reason ?? "")")
+                #expect(parallel.lengthSource == .container, "\(name), \(layout): the length was not the tag's")
+                #expect(parallel.warnings == single.warnings, "\(name), \(layout)")
+            }
+        }
+        // Ten frames repeated in the middle, and the tag's byte count (not its frame count) made
+        // to cover them: the tag's length is ten frames short, though the stream's last frame
+        // ends where it says. The shared index counts otherwise.
+        let source = inputs[0]
+        let packets = try Self.packets(of: source)
+        var bytes = try [UInt8](Data(contentsOf: source))
+        let run = packets[100].position..<packets[110].position
+        bytes.insert(contentsOf: Array(bytes[run]), at: run.upperBound)
+        let header = try #require((0..<(packets[0].position - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("Xing".utf8) || bytes[$0..<($0 + 4)].elementsEqual("Info".utf8) })
+        let countAt = header + 12  // after the marker, the flags and the frame count: the byte count
+        let count = bytes[countAt..<(countAt + 4)].reduce(0) { $0 << 8 | Int($1) } + run.count
+        for offset in 0..<4 { bytes[countAt + offset] = UInt8(truncatingIfNeeded: count >> (8 * (3 - offset))) }
+        let misstated = directory.file("misstated-frames.mp3")
+        try Data(bytes).write(to: misstated)
+        let oracle = try FFmpegOracle.reversedSamples(of: misstated).withUnsafeBytes { Array($0) }
+        let single = try Self.reverse(misstated, threads: 1)
+        #expect(single.bytes == oracle)
+        for fractions in [[0.5], [0.2, 0.4, 0.6, 0.8]] {
+            let parallel = try Self.reverse(misstated, threads: 2, seams: Self.seams(fractions))
+            #expect(parallel.bytes == oracle, "misstated frame count, seams at \(fractions)")
+            #expect(parallel.threadsUsed == 1, "misstated frame count, seams at \(fractions): decoded on \(parallel.threadsUsed) threads")
+            #expect(parallel.warnings == single.warnings)
         }
     }
 

@@ -94,7 +94,7 @@ extension Composition {
         for (earlier, later) in zip(bounds, bounds.dropFirst()) where later <= earlier {
             throw ReverseAudioError.range(.invalidRange(reason: "split points must increase: frame \(later) comes after frame \(earlier)"))
         }
-        let shared = SharedCutIndex(url: input)
+        let shared = SharedPacketIndex(url: input)
         let fractions = PieceFractions(count: outputs.count, report: progress)
         var pieces: [Composition] = []
         for index in outputs.indices {

@@ -47,7 +47,7 @@ public struct Composition: Sendable {
     /// and track number); the first file's others are kept.
     package var tags: [(key: String, value: String)] = []
     /// An MP3 file's packet index shared with other cuts of it (a split's pieces).
-    package var sharedCutIndex: SharedCutIndex?
+    package var sharedCutIndex: SharedPacketIndex?
     /// One chapter per file piece, from where it starts to where it ends, titled by its title tag
     /// (else its file name); silence between belongs to none (in MP4, whose chapter track has no
     /// gaps, a chapter lasts until the next starts). MP4 and MP3 (ID3v2 `CHAP`) hold them.

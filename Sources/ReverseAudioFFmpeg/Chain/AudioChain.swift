@@ -66,9 +66,10 @@ package final class AudioChain {
 
     /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
     /// of the file when the chain needs it (all of a file, or a range to its end).
-    /// - Parameter threads: the threads the job may read it on. A reversal of a whole FLAC file
-    ///   on several leaves the check of its frames' positions to its readers (no scan first:
-    ///   ``AudioFileSource/checkPositions()``).
+    /// - Parameter threads: the threads the job may read it on. A reversal of a whole file on
+    ///   several leaves to its readers what they check as they decode: a FLAC file's frame
+    ///   positions (no scan first), an MP3's packet count (its tag's taken, the index built by
+    ///   the first reader to seek while the others decode): ``AudioFileSource/resolveForOneReader()``.
     package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag, threads: Int = 1) throws {
         // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
         // side by side each on one thread, which report them): the FLAC check of every frame's
@@ -76,7 +77,7 @@ package final class AudioChain {
         // alone first: see ``FLACDamageScan``.)
         let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
                                        checkingFrames: recipe.range != nil,
-                                       readersCheckPositions: threads > 1 && recipe.reversed && recipe.range == nil)
+                                       readersSideBySide: threads > 1 && recipe.reversed && recipe.range == nil)
         try self.init(file: file, recipe: recipe)
     }
 
@@ -148,8 +149,8 @@ package final class AudioChain {
     /// whose effects follow it).
     package func job(threads: Int, scheduler: Scheduler) throws -> (input: Scheduler.Input, reversed: Bool) {
         let splitting = threads > 1 ? try self.splitting() : .single(reason: "one thread asked for")
-        // One reader decodes it: its positions are checked first, as readers side by side would.
-        if case .single = splitting { try file.checkPositions() }
+        // One reader decodes it: what readers side by side would have checked is resolved first.
+        if case .single = splitting { try file.resolveForOneReader() }
         let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
                                     name: file.name)
         guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }

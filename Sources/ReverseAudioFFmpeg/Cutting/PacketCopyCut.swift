@@ -66,12 +66,12 @@ package enum PacketCopyCut {
     ///   a range past the end, and the errors of reading and writing.
     /// With `fades`, the frames under them are encoded again (``MP3FadeFrames``) and the rest copied.
     package static func cut(_ input: URL, range: Range<Int64>, fades: CutFades = .none, to output: URL, overwrite: Bool,
-                            tags overrides: [(key: String, value: String)] = [], sharing shared: SharedCutIndex? = nil,
+                            tags overrides: [(key: String, value: String)] = [], sharing shared: SharedPacketIndex? = nil,
                             cancellation: CancellationFlag) throws -> Outcome {
         let source = try AudioInput(url: input, isCancelled: cancellation.check)
         guard source.traits.cutMethod == .mp3Frames, source.isSeekable else { return .refused("only a seekable MP3 file's frames can be copied") }
         let index: PacketIndex
-        if let complete = try mappingFFmpegErrors(path: input.displayPath, { try shared?.index(of: source, isCancelled: cancellation.check) }) {
+        if let complete = try mappingFFmpegErrors(path: input.displayPath, { try shared?.index(ofFreshlyOpened: source, isCancelled: cancellation.check) }) {
             index = complete
         } else {
             index = PacketIndex(for: source)

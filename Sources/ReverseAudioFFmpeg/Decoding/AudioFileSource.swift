@@ -94,20 +94,22 @@ package final class AudioFileSource: PCMSource {
     ///     find frames the decoder rejects before decoding (what a length, a seek or a warning
     ///     needs). A job that decodes the whole file leaves it to the decode, which reports each
     ///     such frame: the check is then made only when the decode met one (``warnings``).
-    ///   - readersCheckPositions: the whole file is decoded by readers side by side, each
-    ///     checking that every frame continues the one before: a FLAC stream's timestamps are
-    ///     then taken for its positions without a scan first (``checkPositions()`` scans it when
-    ///     it is decoded otherwise).
+    ///   - readersSideBySide: the whole file is decoded by readers side by side, each checking
+    ///     what the length's resolution takes on trust: a FLAC stream's timestamps are taken for
+    ///     its positions without a scan first (each reader checks that every frame continues the
+    ///     one before), an MP3's length is its tag frame's (the packet index the first reader to
+    ///     seek builds for all checks it). ``resolveForOneReader()`` resolves it fully when the
+    ///     file is decoded otherwise.
     package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
-                             checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws {
+                             checkingFrames: Bool = true, readersSideBySide: Bool = false) throws {
         try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
-                      checkingFrames: checkingFrames, readersCheckPositions: readersCheckPositions)
+                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
-                 resolvingLength: Bool, checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws {
+                 resolvingLength: Bool, checkingFrames: Bool = true, readersSideBySide: Bool = false) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -137,9 +139,9 @@ package final class AudioFileSource: PCMSource {
             // packet with a fresh decoder, as a fresh open would.
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input,
-                                                    checkingFrames: checkingFrames, readersCheckPositions: readersCheckPositions)
-            // Unchecked positions are for readers side by side, each on one thread.
-            if resolution?.decodesOnOneThread == true || checksPositions { openedDecoderThreads = 1 }
+                                                    checkingFrames: checkingFrames, readersSideBySide: readersSideBySide)
+            // A resolution for readers side by side is for decoders on one thread each.
+            if resolution?.decodesOnOneThread == true || resolution?.isForReadersSideBySide == true { openedDecoderThreads = 1 }
             try restartFromStart(decoderThreads: openedDecoderThreads)
             damagedAtStart = positioner.skippedPackets > 0
             if damagedAtStart { resolution = nil }  // checked again by a whole decode, when asked
@@ -238,9 +240,15 @@ package final class AudioFileSource: PCMSource {
         return resolution!.length
     }
 
-    /// Seeks by the packet index the resolution made, when it made one.
+    /// Seeks by the packet index the resolution made, when it made one, or by the one readers
+    /// side by side share.
     private func adoptResolution() {
         if let index = resolution?.index { positioner.adopt(index) }
+        positioner.sharedIndex = resolution?.indexToShare
+        // Readers side by side seek by the shared index, by byte: the demuxer's own index of
+        // the packets read, which each byte seek's estimated timestamps make it insert into
+        // the middle of, only costs (about 2% of a 2-thread MP3 reversal without a cap).
+        if resolution?.indexToShare != nil && indexMemoryLimit == nil { limitIndexMemory(to: 4096) }
     }
 
     /// Starts decoding again from the stream's first packet with a fresh decoder, exactly as a
@@ -254,13 +262,17 @@ package final class AudioFileSource: PCMSource {
                                   reopening: Bool = false) throws -> Int64 {
         let threads = decoderThreads ?? input.decoderThreads
         let indexed = input.traits.needsPacketIndex
+        // An index readers side by side share, not built yet: back to the first packet by a byte seek.
+        let sharedIndexStart = indexed && resolution?.index?.isComplete != true ? resolution?.indexToShare?.streamStart : nil
         let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
-            && (!indexed || resolution?.index?.isComplete == true)
+            && (!indexed || resolution?.index?.isComplete == true || sharedIndexStart != nil)
         let fresh: AudioInput
         if rewinds && !seeksByReadingFromStart {
             fresh = try input.withFreshDecoder(threads: threads)
             // A stream decoded by a packet index goes back by the index (its first seek).
-            if !indexed {
+            if let sharedIndexStart {
+                try mappingFFmpegErrors(path: fresh.path) { try fresh.demuxer.seek(toByte: sharedIndexStart) }
+            } else if !indexed {
                 do {
                     try fresh.rewindDemuxer()
                 } catch {
@@ -306,7 +318,7 @@ package final class AudioFileSource: PCMSource {
     /// reader that will seek often (playback).
     package func resolveLengthKeepingIndex() throws -> PCMLength {
         // Also when the length was resolved without keeping the index (a range asked for it first).
-        if input.traits.needsPacketIndex, resolution?.index == nil {
+        if input.traits.needsPacketIndex, resolution?.index == nil, resolution?.indexToShare == nil {
             resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
                                                    damagedAtStart: damagedAtStart, isCancelled: isCancelled)
             adoptResolution()
@@ -349,10 +361,10 @@ package final class AudioFileSource: PCMSource {
         }
         if damagedAtStart { return "the stream is damaged at its start" }
         guard decodedLength == nil, let resolution, resolution.length.frames != nil,
-              !input.traits.needsPacketIndex || resolution.index != nil else {
+              !input.traits.needsPacketIndex || resolution.index != nil || resolution.indexToShare != nil else {
             return "the length is not known before decoding"
         }
-        if input.traits.needsPacketIndex && resolution.index?.isComplete != true {
+        if input.traits.needsPacketIndex && resolution.index?.isComplete != true && resolution.indexToShare == nil {
             return "only the stream's last packets are indexed (read from a URL): readers on other threads would each fetch the file"
         }
         return nil
@@ -362,8 +374,9 @@ package final class AudioFileSource: PCMSource {
     package static let storedSamplesReason = "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
 
     /// A new reader of the same frames on an open of its own, at frame 0, sharing this
-    /// reader's resolved length and packet index (complete, so never changing again); its
-    /// decoder keeps to its own thread. Only when ``splitRefusal`` is nil.
+    /// reader's resolved length and packet index (complete, so never changing again, or built
+    /// once for all by the first reader to seek); its decoder keeps to its own thread. Only
+    /// when ``splitRefusal`` is nil.
     package func openReader() throws -> AudioFileSource {
         try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, resolvingLength: false)
     }
@@ -372,6 +385,7 @@ package final class AudioFileSource: PCMSource {
     /// that stopped early): a segment during which this grows met damage.
     package var problemCount: Int {
         positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) + positioner.discontinuities
+            + (positioner.sharedIndexDisagrees ? 1 : 0)
     }
 
     /// Where in the file the frames read come from, while its readers check its positions
@@ -386,16 +400,24 @@ package final class AudioFileSource: PCMSource {
     /// (``LengthResolver/Resolution/positionsChecked``): every reader checks them as it decodes.
     private var checksPositions: Bool { resolution?.positionsChecked == false }
 
-    /// Scans a stream whose positions its readers were to check (``checksPositions``), before
-    /// one reader decodes it alone or again after readers side by side met what only one
-    /// continuous decode handles: the length, the index and the decoder's threads are then the
-    /// scan's, as when the file is opened without readers side by side. At the stream's start.
-    package func checkPositions() throws {
-        guard checksPositions else { return }
-        let scanned = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, damagedAtStart: false,
-                                                 isCancelled: isCancelled, checkingFrames: false)
-        resolution = scanned
-        openedDecoderThreads = scanned.decodesOnOneThread ? 1 : 0
+    /// Resolves the length fully where it was resolved for readers side by side
+    /// (``LengthResolver/Resolution/isForReadersSideBySide``), before one reader decodes the
+    /// file alone, or again after readers side by side met what only one continuous decode
+    /// handles: a FLAC stream is scanned, an MP3's packets counted (on this open, from its first
+    /// packet); the length, the index and the decoder's threads are then as when the file is
+    /// opened without readers side by side. At the stream's start.
+    package func resolveForOneReader() throws {
+        guard let provisional = resolution, provisional.isForReadersSideBySide else { return }
+        var given: AudioInput?
+        if let start = provisional.indexToShare?.streamStart {
+            let rewound = try input.withFreshDecoder()
+            try mappingFFmpegErrors(path: rewound.path) { try rewound.demuxer.seek(toByte: start) }
+            given = rewound
+        }
+        let resolved = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: input.traits.needsPacketIndex,
+                                                  damagedAtStart: false, isCancelled: isCancelled, using: given, checkingFrames: false)
+        resolution = resolved
+        openedDecoderThreads = resolved.decodesOnOneThread ? 1 : 0
         try restart()
     }
 
@@ -403,8 +425,8 @@ package final class AudioFileSource: PCMSource {
     /// forgotten, its decoder on as many threads as at first (a fresh decode after readers side
     /// by side met damage).
     package func restart() throws {
-        if checksPositions {
-            try checkPositions()
+        if resolution?.isForReadersSideBySide == true {
+            try resolveForOneReader()
             return
         }
         pending.clear()

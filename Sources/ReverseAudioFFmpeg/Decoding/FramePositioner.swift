@@ -37,6 +37,12 @@ final class FramePositioner {
     private var nextEntry = 0
     /// True after the first seek: from then on packets are stamped from the index.
     private var hasSought = false
+    /// The complete index readers side by side share, built by the first of them to seek
+    /// (``SharedPacketIndex``); nil when this positioner indexes for itself.
+    var sharedIndex: SharedPacketIndex?
+    /// True when the shared index counts another length than the readers were given (an MP3
+    /// tag frame that misstates it): their segments are misplaced.
+    private(set) var sharedIndexDisagrees = false
     /// Count a frame that does not start where the one before it ended (by timestamp) as a
     /// discontinuity: for a stream whose timestamps were taken for positions unchecked.
     var checksContinuity = false
@@ -147,6 +153,11 @@ final class FramePositioner {
         followsFrame = false
         landingPacketPosition = nil
         holdsFrame = false
+        if let shared = sharedIndex, index?.isComplete != true,
+           let whole = try shared.index(of: input, build: { _ in try indexFromTheStart() }) {
+            index = whole
+            if shared.expectedFrames.map({ $0 != whole.indexedFrames }) == true { sharedIndexDisagrees = true }
+        }
         if var index {
             if index.tailTag != nil && !index.reaches(target) {
                 index = try indexReaching(target, before: index)
@@ -334,6 +345,14 @@ final class FramePositioner {
                                                               endsOnReadError: false),
                          path: input.path, isCancelled: isCancelled)
         lastPacketPosition = index.entries.last?.position
+    }
+
+    /// Every packet of the stream indexed, read in order from its first (the demuxer is moved:
+    /// the seek that asked for it goes on by the index).
+    private func indexFromTheStart() throws -> PacketIndex {
+        let whole = PacketIndex(for: input)
+        try extendIndexFromTheStart(whole, through: .max)
+        return whole
     }
 
     /// Decodes the next frame of the stream, whatever its position.

@@ -11,6 +11,10 @@ import ReverseAudioCore
 ///   which few must be decoded to learn what they give: ``FLACDamageScan``); STREAMINFO's total
 ///   is only compared with it, to tell damage inside from a file cut short or a wrong header.
 ///   A URL's is STREAMINFO's total checked by decoding the last frame (a scan would fetch it all).
+/// - MP3 decoded whole by readers side by side: its tag frame's statement, checked by the first
+///   packets and the last (as a URL's); the packet index the readers seek by is built by the
+///   first of them that seeks, while the others decode (``SharedPacketIndex``), and must cover
+///   the same count.
 /// - Everything else: the packets are read once, without decoding. Each contributes what its
 ///   decoder emits (a lossy codec's whole frame; otherwise the packet's duration) after the
 ///   gapless trimming the demuxer attaches (``GaplessTrimming``); packets flagged decode-only, or
@@ -59,6 +63,14 @@ enum LengthResolver {
         /// (``FramePositioner/checksContinuity``), and the stream is scanned before one
         /// continuous decode when any found otherwise.
         var positionsChecked = true
+        /// For an MP3 stream whose length its tag frame gave, to readers side by side: the packet
+        /// index the first of them to seek builds for all (its count checks the tag's). The
+        /// packets are counted before one continuous decode.
+        var indexToShare: SharedPacketIndex?
+
+        /// True when the resolution was made for readers side by side, who check what it took
+        /// on trust: one reader decoding alone resolves the stream fully first.
+        var isForReadersSideBySide: Bool { !positionsChecked || indexToShare != nil }
     }
 
     /// Resolves the length of `url`'s stream, described by `parameters`.
@@ -71,11 +83,13 @@ enum LengthResolver {
     ///   the resolution: the caller brings it back to the start. Without it, or where a check
     ///   on it was inconclusive, the file is opened afresh.
     /// - Parameter checkingFrames: check a raw FLAC stream's frames (see ``FLACDamageScan``).
-    /// - Parameter readersCheckPositions: the whole stream is decoded by readers that each check
-    ///   its frames' positions: an unchecked FLAC stream is not scanned first.
+    /// - Parameter readersSideBySide: the whole stream is decoded by readers side by side, each
+    ///   checking what the resolution takes on trust: a FLAC stream is not scanned first (they
+    ///   check its frames' positions), an MP3 stream's packets are not counted first (the index
+    ///   they build checks its tag's count).
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
                         isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil,
-                        checkingFrames: Bool = true, readersCheckPositions: Bool = false) throws -> Resolution {
+                        checkingFrames: Bool = true, readersSideBySide: Bool = false) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
@@ -89,16 +103,24 @@ enum LengthResolver {
                 return resolution
             }
             var input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
-            if traits.family == .mp3 && input.demuxer.formatName == "mp3" && url.isRemote {
-                // A URL: the tag frame's statement, checked by the first packets and by those
-                // counted back from the end (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``),
-                // rather than a count that would fetch the whole file.
-                if let tail = try remoteMP3Tail(input, isCancelled: isCancelled), let tag = tail.tailTag {
-                    return Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: tail)
+            if traits.family == .mp3 && input.demuxer.formatName == "mp3" && (url.isRemote || readersSideBySide) {
+                // The tag frame's statement, checked by the first packets and by those counted
+                // back from the end (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``),
+                // rather than a count: a URL's (a count would fetch the whole file), or for
+                // readers side by side, the first of which to seek indexes every packet while
+                // the others decode.
+                let tail = try mp3Tail(input, isCancelled: isCancelled)
+                if let index = tail.index, let tag = index.tailTag {
+                    guard !url.isRemote else {
+                        return Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: index)
+                    }
+                    var resolution = Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: nil)
+                    resolution.indexToShare = SharedPacketIndex(url: url, expectedFrames: tag.length, streamStart: tag.firstFramePosition)
+                    return resolution
                 }
-                input = try AudioInput(url: url, isCancelled: isCancelled)
+                if !tail.rewound { input = try AudioInput(url: url, isCancelled: isCancelled) }
             }
-            if traits.family == .flac && input.demuxer.formatName == "flac" && (url.isRemote || readersCheckPositions && !checkingFrames),
+            if traits.family == .flac && input.demuxer.formatName == "flac" && (url.isRemote || readersSideBySide && !checkingFrames),
                let stated = parameters.statedDurationSamples, stated > 0 {
                 // STREAMINFO's total, checked by decoding the last frame, rather than a scan: a
                 // URL's (a scan would fetch the whole file; damage inside is met when decoded), or
@@ -188,26 +210,35 @@ enum LengthResolver {
         }
     }
 
-    /// An MP3 read from a URL: the index of its last packets, placed by its tag frame, when its
-    /// first packets decode as the tag says and its last ones bear it out; nil otherwise (the
-    /// input is then moved: the caller counts on an open of its own).
-    private static func remoteMP3Tail(_ input: AudioInput, isCancelled: () -> Bool) throws -> PacketIndex? {
+    /// The index of an MP3 stream's last packets, placed by its tag frame, when its first
+    /// packets decode as the tag says and its last ones bear it out; nil otherwise.
+    /// - Returns: the index, and whether `input` is back at the stream's first packet when there
+    ///   is none (a file's is: a byte seek there reads on exactly as a fresh open does, stamps and
+    ///   gapless trimming included); otherwise the caller counts on an open of its own.
+    private static func mp3Tail(_ input: AudioInput, isCancelled: () -> Bool) throws -> (index: PacketIndex?, rewound: Bool) {
         let reader = PacketReader(demuxer: input.demuxer, streamIndex: input.streamIndex)
         var head: [Packet] = []
         while head.count < PacketIndex.headPackets {
             let packet = try Packet()
-            guard try reader.next(into: packet) else { return nil }
+            guard try reader.next(into: packet) else { break }
             if !packet.isDiscarded { head.append(packet) }
         }
-        guard let firstPosition = head.first?.filePosition,
-              let tag = try MP3InfoTag.read(input, firstFramePosition: firstPosition),
-              tag.frames > 2 * Int64(PacketIndex.headPackets) else { return nil }
-        // The first packets, decoded as a decode from the start does, give what the tag says.
-        let decoded = try FrameDecoder.samples(decoding: head, demuxer: input.demuxer, streamIndex: input.streamIndex)
-        for (number, samples) in decoded.enumerated() where Int64(samples) != tag.samplesDecoded(byFrame: Int64(number)) {
-            return nil
+        guard let firstPosition = head.first?.filePosition else { return (nil, false) }
+        func found() throws -> PacketIndex? {
+            guard head.count == PacketIndex.headPackets,
+                  let tag = try MP3InfoTag.read(input, firstFramePosition: firstPosition),
+                  tag.frames > 2 * Int64(PacketIndex.headPackets) else { return nil }
+            // The first packets, decoded as a decode from the start does, give what the tag says.
+            let decoded = try FrameDecoder.samples(decoding: head, demuxer: input.demuxer, streamIndex: input.streamIndex)
+            for (number, samples) in decoded.enumerated() where Int64(samples) != tag.samplesDecoded(byFrame: Int64(number)) {
+                return nil
+            }
+            return try PacketIndex.mp3Tail(of: input, tag: tag, reaching: tag.length - 1, isCancelled: isCancelled)
         }
-        return try PacketIndex.mp3Tail(of: input, tag: tag, reaching: tag.length - 1, isCancelled: isCancelled)
+        if let index = try found() { return (index, false) }
+        guard !input.url.isRemote else { return (nil, false) }
+        try input.demuxer.seek(toByte: firstPosition)
+        return (nil, true)
     }
 
     /// PCM's length: where its last packet ends, read after a seek to the stated end (AIFF's
