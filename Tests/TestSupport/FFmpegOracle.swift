@@ -25,6 +25,18 @@ public enum FFmpegOracle {
     ///   - arguments: options placed after the input, such as `["-ac", "1"]` or `["-af", "areverse"]`.
     ///   - honouringStatedEnd: false for the ffmpeg CLI's decode as it is.
     public static func samples(of file: URL, _ arguments: [String] = [], honouringStatedEnd: Bool = true) throws -> [Int16] {
+        // A committed fixture never changes: its reference decode is made once per test process,
+        // however many suites compare against it.
+        guard let key = fixtureKey(file, [String(honouringStatedEnd)] + arguments) else {
+            return try decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
+        }
+        if let known = fixtureDecodes.value(for: key) { return known }
+        let decoded = try decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
+        fixtureDecodes.set(decoded, for: key)
+        return decoded
+    }
+
+    private static func decode(_ file: URL, _ arguments: [String], honouringStatedEnd: Bool) throws -> [Int16] {
         var arguments = arguments
         if honouringStatedEnd, let end = try statedEnd(of: file) {
             if let filter = arguments.firstIndex(of: "-af"), filter + 1 < arguments.count {
@@ -49,6 +61,26 @@ public enum FFmpegOracle {
     /// Where an MP4-family file's audio ends by its container's statement (the stream's stated
     /// duration, in samples), or nil for other files.
     public static func statedEnd(of file: URL) throws -> Int64? {
+        guard let key = fixtureKey(file, []) else { return try probedEnd(of: file) }
+        if let known = fixtureEnds.value(for: key) { return known }
+        let end = try probedEnd(of: file)
+        fixtureEnds.set(end, for: key)
+        return end
+    }
+
+    /// The reference decodes and stated ends of committed fixtures made so far, by file and arguments.
+    private static let fixtureDecodes = Memo<[Int16]>()
+    private static let fixtureEnds = Memo<Int64?>()
+
+    /// A memo key for `file` with `arguments` when `file` is a committed fixture; nil otherwise
+    /// (a test's own output may be written again under the same name).
+    private static func fixtureKey(_ file: URL, _ arguments: [String]) -> String? {
+        let path = file.standardizedFileURL.path
+        guard path.hasPrefix(Fixtures.directory.standardizedFileURL.path + "/") else { return nil }
+        return ([path] + arguments).joined(separator: "\u{0}")
+    }
+
+    private static func probedEnd(of file: URL) throws -> Int64? {
         let result = try ProcessRunner.run(
             "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration_ts,time_base,sample_rate:format=format_name",
                         "-of", "default=noprint_wrappers=1", file.path])
@@ -89,5 +121,25 @@ public enum FFmpegOracle {
         data.withUnsafeBytes { raw in
             Array(raw.bindMemory(to: Int16.self)).map { Int16(littleEndian: $0) }
         }
+    }
+}
+
+/// Values made once and kept for the test process (made outside the lock: two tests asking at
+/// once may both make one, and the same value is kept).
+private final class Memo<Value>: @unchecked Sendable {
+    // @unchecked: `values` is only touched under `lock`.
+    private let lock = NSLock()
+    private var values: [String: Value] = [:]
+
+    func value(for key: String) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
+
+    func set(_ value: Value, for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        values[key] = value
     }
 }
