@@ -257,11 +257,19 @@ import TestSupport
         }
     }
 
-    @Test("segments: eight a thread, none shorter than the minimum, tiling the stream")
+    @Test("segments: eight a thread, the last taken cut in four, none shorter than the minimum, tiling the stream")
     func boundaries() {
-        #expect(SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2).count == 17)
+        // Sixteen equal segments, the two taken last in four pieces each: nineteen.
+        let hour = SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2)
+        #expect(hour.count == 16 + 6 + 1)
+        let sixteenth = Int64(44_100 * 3600 / 16)
+        #expect(hour[14] == 14 * sixteenth && hour[15] == 14 * sixteenth + sixteenth / 4 && hour.last == 44_100 * 3600)
+        let followed = SegmentedPlacement.boundaries(totalFrames: 44_100 * 3600, threads: 2, lastSegmentFirst: true)
+        #expect(followed.count == 23 && followed[1] == sixteenth / 4 && followed[8] == 2 * sixteenth && followed[9] == 3 * sixteenth)
         #expect(SegmentedPlacement.boundaries(totalFrames: 100_000, threads: 8) == [0, 100_000])
-        let edges = SegmentedPlacement.boundaries(totalFrames: 1_000_003, threads: 3)
-        #expect(edges.first == 0 && edges.last == 1_000_003 && zip(edges, edges.dropFirst()).allSatisfy { $1 - $0 >= SegmentedPlacement.minimumSegmentFrames })
+        for lastSegmentFirst in [false, true] {
+            let edges = SegmentedPlacement.boundaries(totalFrames: 1_000_003, threads: 3, lastSegmentFirst: lastSegmentFirst)
+            #expect(edges.first == 0 && edges.last == 1_000_003 && zip(edges, edges.dropFirst()).allSatisfy { $1 - $0 >= SegmentedPlacement.minimumSegmentFrames })
+        }
     }
 }

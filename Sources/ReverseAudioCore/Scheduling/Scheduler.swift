@@ -20,7 +20,7 @@ package struct Scheduler {
     package let cancellation: CancellationFlag?
     /// Where a reversal's frames wait when the sink does not take them at any position.
     package let temporaryFolder: URL
-    /// Segment edges forced instead of ``SegmentedPlacement/boundaries(totalFrames:threads:)``
+    /// Segment edges forced instead of ``SegmentedPlacement/boundaries(totalFrames:threads:lastSegmentFirst:)``
     /// (tests put seams where they choose).
     package var segmentBoundaries: (@Sendable (Int64) -> [Int64])?
 
@@ -219,7 +219,7 @@ package struct Scheduler {
     private func reverseInOrder(_ input: Input, into sink: any PCMSink) throws -> Report {
         let file = try TemporaryPCMFile(in: temporaryFolder, bytesPerFrame: input.source.format.bytesPerFrame)
         if threads > 1, sink.canStartOver, case .readers(let readers) = input.splitting, let total = input.source.length.frames {
-            let edges = boundaries(for: total)
+            let edges = boundaries(for: total, lastSegmentFirst: true)
             if edges.count > 2 {
                 return try follow(input, readers: readers, totalFrames: total, boundaries: edges, file: file, into: sink)
             }
@@ -312,9 +312,9 @@ package struct Scheduler {
         return (frames, source.length.source)
     }
 
-    /// The segments of a stream of `frames` frames: forced by a test, else eight a thread.
-    private func boundaries(for frames: Int64) -> [Int64] {
-        segmentBoundaries?(frames) ?? SegmentedPlacement.boundaries(totalFrames: frames, threads: threads)
+    /// The segments of a stream of `frames` frames: forced by a test, else eight a thread, the last taken cut in four.
+    private func boundaries(for frames: Int64, lastSegmentFirst: Bool = false) -> [Int64] {
+        segmentBoundaries?(frames) ?? SegmentedPlacement.boundaries(totalFrames: frames, threads: threads, lastSegmentFirst: lastSegmentFirst)
     }
 
     private func placeInParallel(_ readers: any SegmentReaders, totalFrames: Int64, direction: SegmentedPlacement.Direction,

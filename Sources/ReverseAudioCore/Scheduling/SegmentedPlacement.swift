@@ -7,9 +7,9 @@ import Foundation
 /// seeking (each codec's measured pre-roll) makes every seam bit-exact, so the output equals the
 /// single-threaded one byte for byte.
 ///
-/// There are more segments than threads (eight each), taken in order as threads come free, so
-/// a slow segment (a dense passage, a seek that decodes a long pre-roll) does not hold the
-/// others up. Memory is one reader and one batch per thread, whatever the length.
+/// There are more segments than threads (eight each, the last taken cut in four), taken in
+/// order as threads come free, so a slow segment (a dense passage, a seek that decodes a long
+/// pre-roll) does not hold the others up, and no thread decodes alone for long at the end. Memory is one reader and one batch per thread, whatever the length.
 ///
 /// Anything that is not what one continuous read would give gives up the parallel way, and the
 /// ``Scheduler`` decodes on one thread instead: a seek that does not
@@ -37,11 +37,23 @@ package enum SegmentedPlacement {
     package static let minimumSegmentFrames: Int64 = 1 << 16
 
     /// Segment boundaries for `totalFrames` frames on `threads` threads: eight segments a thread,
-    /// none shorter than ``minimumSegmentFrames`` (so short files keep one segment).
-    package static func boundaries(totalFrames: Int64, threads: Int) -> [Int64] {
-        let wanted = Int64(max(threads, 1) * 8)
-        let count = max(1, min(wanted, totalFrames / minimumSegmentFrames))
-        return (0...count).map { totalFrames * $0 / count }
+    /// none shorter than ``minimumSegmentFrames`` (so short files keep one segment), and the
+    /// `threads` segments taken last (the stream's last, or its first for `lastSegmentFirst`) cut
+    /// in four: the threads then finish within about a quarter segment of each other, where
+    /// equal segments left one thread decoding alone for up to a whole one at the end.
+    package static func boundaries(totalFrames: Int64, threads: Int, lastSegmentFirst: Bool = false) -> [Int64] {
+        let threads = max(threads, 1)
+        let count = Int(max(1, min(Int64(threads * 8), totalFrames / minimumSegmentFrames)))
+        let equal = (0...count).map { totalFrames * Int64($0) / Int64(count) }
+        guard count > 1 else { return equal }
+        var edges: [Int64] = []
+        for index in 0..<count {
+            let (lower, upper) = (equal[index], equal[index + 1])
+            let takenLast = lastSegmentFirst ? index < threads : index >= count - threads
+            let pieces = takenLast ? Int(max(1, min(4, (upper - lower) / minimumSegmentFrames))) : 1
+            edges += (0..<pieces).map { lower + (upper - lower) * Int64($0) / Int64(pieces) }
+        }
+        return edges + [totalFrames]
     }
 
     /// Why a stream of fewer than two segments is read on one thread.
@@ -106,7 +118,7 @@ package final class HandOff<Value>: @unchecked Sendable {
 /// What the threads of one ``SegmentedPlacement`` share: the next segment, the sink, the first
 /// failure, and the frames placed.
 private final class SharedPlacement: @unchecked Sendable {
-    // @unchecked: every mutable field and the sink are used only under `lock`.
+    // @unchecked: every mutable field is used only under `lock`, the sink only under `sinkLock`.
     let totalFrames: Int64
     let direction: SegmentedPlacement.Direction
     let boundaries: [Int64]
@@ -118,6 +130,7 @@ private final class SharedPlacement: @unchecked Sendable {
     private let onSegmentPlaced: (@Sendable (Range<Int64>) -> Void)?
     let waitForRoom: (@Sendable (Range<Int64>) -> Bool)?
     private let lock = NSLock()
+    private let sinkLock = NSLock()
     private var nextSegment = 0
     private var placedFrames: Int64 = 0
     /// Frames read by every thread: what progress reports (a batch is written less often).
@@ -203,10 +216,14 @@ private final class SharedPlacement: @unchecked Sendable {
 
     /// Writes `frames` frames at output frame `frame`.
     func write(_ bytes: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        // A lock of its own: a write (a megabyte into the page cache) must not hold up the other
+        // threads' checks between chunks, which take `lock` for an instant.
+        sinkLock.lock()
+        defer { sinkLock.unlock() }
         try sink.write(bytes, frames: frames, at: frame)
+        lock.lock()
         placedFrames += Int64(frames)
+        lock.unlock()
     }
 
     /// Notes `frames` more frames read, and reports the progress of the whole.
