@@ -232,6 +232,18 @@ import TestSupport
         }
     }
 
+    @Test("into an encoder (FLAC) as into WAV, a tagged MP3 reversed on two threads says its length came from the tag")
+    func taggedMP3IntoEncoder() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        for name in ["reversed.wav", "reversed.flac"] {
+            let result = try await AudioConverter.convert(url, to: directory.file(name), options: ConversionOptions(reverse: true, threads: 2))
+            #expect(result.decodeThreads == 2, "\(name)")
+            #expect(result.lengthSource == .container, "\(name): \(result.lengthSource)")
+            #expect(result.frames == Int64(try FFmpegOracle.samples(of: url).count / 2), "\(name)")
+        }
+    }
+
     @Test("a failing write on one thread stops them all and is the error thrown")
     func failingWrite() throws {
         let url = Fixtures.url("flac-s16-2ch-44100.flac")

@@ -239,6 +239,9 @@ package struct Scheduler {
     private func follow(_ input: Input, readers: any SegmentReaders, totalFrames: Int64, boundaries: [Int64],
                         file: TemporaryPCMFile, into sink: any PCMSink) throws -> Report {
         let source = input.source
+        // Where the length came from, before the placement: a reader that decodes the stream's
+        // end confirms the length, which does not make the decode its source.
+        let lengthSource = source.length.source
         let frameBytes = source.format.bytesPerFrame
         var report = Report()
         report.blockFrames = try ReversePlacement.checkedBlockFrames(input.blockFrames ?? 1, totalFrames: totalFrames,
@@ -288,7 +291,7 @@ package struct Scheduler {
         }
         report.frames = totalFrames
         report.threadsUsed = list.count
-        report.lengthSource = source.length.source
+        report.lengthSource = lengthSource
         report.temporaryBytes = file.size
         return report
     }
