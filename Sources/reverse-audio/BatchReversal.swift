@@ -176,7 +176,7 @@ struct BatchReversal: Sendable {
             try keep(bookkeeping.record(input: label, now: now, output: relativeOutput, status: .started), asState: true, report: false)
         }
         // The audio's length for the speed figure, from the conversion's own open of the input.
-        options.opened = { info in display.setSeconds(info.duration, index: index + 1) }
+        options.opened = { seconds in display.setSeconds(seconds, index: index + 1) }
         let progress = display.handler(file: label, index: index + 1, count: inputs.count)
         defer { display.finished(index: index + 1) }
         // Set once the output is in place under its name: from then on it is never without a record.

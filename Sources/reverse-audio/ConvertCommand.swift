@@ -44,7 +44,7 @@ struct ConvertCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
         }
         let display = ProgressDisplay(style: shared.progress.style)
         // The audio's length for the speed figure, from the conversion's own open of the input.
-        options.opened = { info in display.setSeconds(info.duration, index: 1) }
+        options.opened = { seconds in display.setSeconds(seconds, index: 1) }
         let handler = display.handler(file: input, index: 1, count: 1)
         let conversion = options
         do {

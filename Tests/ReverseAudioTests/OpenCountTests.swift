@@ -54,4 +54,32 @@ import TestSupport
             }
         }
     }
+
+    // An MP3's length is a pass over every packet unless its tag states it: a range must not pay
+    // for it (a WAV's or an M4A's is the container's statement, read on an open of its own).
+    @Test("a range of an MP3 opens its input once, the progress bar's length callback included, which is told the range's seconds (no pass over the whole file for its length)",
+          arguments: ["opens.mp3", "opens-untagged.mp3"])
+    func rangeOpensOnce(_ name: String) throws {
+        let codec = try #require(Self.inputs.first { $0.name == name }?.codec)
+        let input = try SignalFiles.shared(name, seconds: 12, codecArguments: codec)
+        let folder = try TemporaryDirectory()
+        let told = ToldSeconds()
+        var options = ConversionOptions(overwrite: true, range: try TimeRange(start: .seconds(6), duration: .seconds(1)), threads: 2)
+        options.opened = { seconds in told.append(seconds) }
+        let (opens, result) = try OpenCounter.count(input) {
+            try AudioConverter.convert(input, to: folder.file("range.wav"), options: options, cancellation: CancellationFlag(), progress: nil)
+        }
+        #expect(opens == 1, "\(name): a 1-second range opened its input \(opens) times")
+        #expect(result.frames == 44_100)
+        #expect(told.values == [1.0], "\(name): told \(told.values)")
+    }
+}
+
+/// What a conversion's `opened` callback was told, from whichever thread told it.
+private final class ToldSeconds: @unchecked Sendable {
+    // @unchecked: `told` is only touched under `lock`.
+    private let lock = NSLock()
+    private var told: [Double?] = []
+    func append(_ seconds: Double?) { lock.withLock { told.append(seconds) } }
+    var values: [Double?] { lock.withLock { told } }
 }

@@ -63,7 +63,7 @@ public enum AudioConverter {
         if codec.resamplesTo != nil { recipe.writtenRate = { codec.rate(for: $0) } }
         let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation, threads: options.threads)
         let predicted = chain.source.length
-        options.opened?(chain.file.info)
+        options.opened?(predicted.frames.map { Double($0) / Double(max(chain.source.format.sampleRate, 1)) })
         let writer = try AudioFileWriter(url: output, format: chain.source.format, outputFormat: outputFormat,
                                          input: chain.file.writerInput, overwrite: options.overwrite, inputs: [input],
                                          expectedFrames: predicted.frames)

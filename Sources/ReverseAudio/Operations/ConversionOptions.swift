@@ -27,9 +27,11 @@ public struct ConversionOptions: Sendable {
     /// use one thread whatever this says.
     public var threads: Int
 
-    /// Told the input's description once it is open, before any audio is decoded (the tool's
-    /// progress bar takes the length from it, without opening the input a second time).
-    package var opened: (@Sendable (AudioInfo) -> Void)?
+    /// Told how many seconds of audio the job reads, once the input is open and before any audio
+    /// is decoded, or nil when that is found only by decoding (the tool's progress bar takes its
+    /// speed from it). Nothing more is read to tell it: a range's length is the range's, not the
+    /// whole file's, which would cost an MP3 a pass over every packet.
+    package var opened: (@Sendable (Double?) -> Void)?
 
     /// The cores of this machine: the default for ``threads``.
     public static var availableCores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
