@@ -315,7 +315,8 @@ package struct Scheduler {
         return (frames, source.length.source)
     }
 
-    /// The segments of a stream of `frames` frames: forced by a test, else eight a thread, the last taken cut in four.
+    /// The segments of a stream of `frames` frames: forced by a test, else eight a thread, the
+    /// last taken cut in four (`lastSegmentFirst`: the order ``SegmentedPlacement`` takes them in).
     private func boundaries(for frames: Int64, lastSegmentFirst: Bool = false) -> [Int64] {
         segmentBoundaries?(frames) ?? SegmentedPlacement.boundaries(totalFrames: frames, threads: threads, lastSegmentFirst: lastSegmentFirst)
     }

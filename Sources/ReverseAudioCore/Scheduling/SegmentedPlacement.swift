@@ -9,7 +9,8 @@ import Foundation
 ///
 /// There are more segments than threads (eight each, the last taken cut in four), taken in
 /// order as threads come free, so a slow segment (a dense passage, a seek that decodes a long
-/// pre-roll) does not hold the others up, and no thread decodes alone for long at the end. Memory is one reader and one batch per thread, whatever the length.
+/// pre-roll) does not hold the others up, and no thread decodes alone for long at the end.
+/// Memory is one reader and one batch per thread, whatever the length.
 ///
 /// Anything that is not what one continuous read would give gives up the parallel way, and the
 /// ``Scheduler`` decodes on one thread instead: a seek that does not
