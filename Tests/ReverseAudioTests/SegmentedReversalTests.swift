@@ -269,6 +269,39 @@ import TestSupport
         }
     }
 
+    /// A sink that takes frames in order (an encoder's place), slow on its first write so the
+    /// placement behind it completes meanwhile, and cancelling on its second.
+    final class SlowInOrderSink: PCMSink {
+        let format: PCMFormat
+        let cancellation: CancellationFlag
+        var writes = 0
+        init(format: PCMFormat, cancellation: CancellationFlag) {
+            self.format = format
+            self.cancellation = cancellation
+        }
+        func write(_ chunk: PCMChunk) throws {
+            writes += 1
+            if writes == 1 { Thread.sleep(forTimeInterval: 0.5) }
+            if writes == 2 { cancellation.cancel() }
+        }
+        func finish() throws {}
+        func cancel() {}
+        var canStartOver: Bool { true }
+        func startOver(expectingFrames frames: Int64) throws {}
+    }
+
+    @Test("a reversal into a sink that takes frames in order stops at its next chunk when cancelled after the placement on several threads is complete")
+    func cancellationAfterPlacement() throws {
+        let url = try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let flag = CancellationFlag()
+        let chain = try TestDecode.chain(url, reversed: true, cancellation: flag, threads: 2)
+        let scheduler = Scheduler(threads: 2, cancellation: flag)
+        let (input, _) = try chain.job(threads: 2, scheduler: scheduler)
+        let sink = SlowInOrderSink(format: chain.source.format, cancellation: flag)
+        #expect(throws: CancellationError.self) { _ = try scheduler.transfer(input, reversed: true, into: sink) }
+        #expect(sink.writes == 2, "\(sink.writes) chunks were written after the cancellation")
+    }
+
     @Test("segments: eight a thread, the last taken cut in four, none shorter than the minimum, tiling the stream")
     func boundaries() {
         // Sixteen equal segments, the two taken last in four pieces each: nineteen.

@@ -266,6 +266,9 @@ package struct Scheduler {
             switch try follower.wait(until: min(handedOut + Int64(transferChunkFrames), totalFrames)) {
             case .available(let complete):
                 while handedOut < complete {
+                    // Once the placement is done, all the rest is complete at once: the encoding
+                    // of it checks between chunks, as the waiting did.
+                    if cancellation?.isCancelled == true { throw CancellationError() }
                     let count = Int(min(Int64(transferChunkFrames), complete - handedOut))
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(count * frameBytes)])
                     try file.read(into: part, at: handedOut)
