@@ -80,5 +80,33 @@ import TestSupport
             #expect(worst <= maximumDifference, "\(url.lastPathComponent) \(range): differs by \(worst)")
         }
     }
-}
 
+    // A FLAC frame the decoder rejects moves every later sample earlier than its timestamp says,
+    // so a seek waits for a scan of the frames before it (``FLACDamageScan``); a range decodes
+    // nothing after its end, so the scan stops there (half a file for a range from the middle).
+    @Test("a FLAC range is scanned only up to its end: before damage, exact and silent about what it never read; a seek past it scans the rest first")
+    func flacRangeScansToItsEnd() throws {
+        let input = Fixtures.url("bad-flac-damaged-frame.flac")
+        let oracle = try LengthOracle(input)
+        // The damage sits at the middle of the file's bytes (about 1 s of 2); the range ends well before.
+        let range = 8_820..<26_460
+        let chain = try TestDecode.chain(input, range: try TimeRange(start: .frames(Int64(range.lowerBound)),
+                                                                     end: .frames(Int64(range.upperBound))))
+        let part = try TestDecode.blocks(of: chain.source).flatMap(\.samples)
+        let partSame = part == oracle.slice(range)
+        #expect(partSame)
+        #expect(chain.warnings.isEmpty, "the range was scanned past its end: \(chain.warnings)")
+        #expect(chain.file.length.source == .container, "\(chain.file.length)")
+        // Past where the scan stopped and past the damage: at the decode's position, not the timestamp's.
+        let after = oracle.frames - 20_000
+        let reached = try chain.file.seek(to: Int64(after), endingAt: nil)
+        #expect(reached.reached == Int64(after))
+        var tail: [Int16] = []
+        while tail.count < 10_000 * oracle.channels, let chunk = try chain.file.read(maximumFrames: 4096) {
+            tail += SampleBuffer(chunk, format: chain.file.format).samples
+        }
+        let tailSame = Array(tail.prefix(10_000 * oracle.channels)) == oracle.slice(after..<(after + 10_000))
+        #expect(tailSame, "a seek to frame \(after), past where the range's scan stopped, is not the decode's frame")
+        #expect(!chain.warnings.isEmpty, "the damage the rest of the scan met is not reported")
+    }
+}

@@ -77,7 +77,8 @@ package final class AudioChain {
         // alone first: see ``FLACDamageScan``.)
         let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
                                        checkingFrames: recipe.range != nil,
-                                       readersSideBySide: threads > 1 && recipe.reversed && recipe.range == nil)
+                                       readersSideBySide: threads > 1 && recipe.reversed && recipe.range == nil,
+                                       reading: recipe.range)
         try self.init(file: file, recipe: recipe)
     }
 

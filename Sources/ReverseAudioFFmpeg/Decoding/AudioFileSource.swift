@@ -100,16 +100,20 @@ package final class AudioFileSource: PCMSource {
     ///     one before), an MP3's length is its tag frame's (the packet index the first reader to
     ///     seek builds for all checks it). ``resolveForOneReader()`` resolves it fully when the
     ///     file is decoded otherwise.
+    ///   - reading: the part of the file the job reads, when it reads up to an end: a FLAC
+    ///     stream regular up to that end is scanned no further (nothing after it can move what
+    ///     is read; a seek past it scans the rest first).
     package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
-                             checkingFrames: Bool = true, readersSideBySide: Bool = false) throws {
+                             checkingFrames: Bool = true, readersSideBySide: Bool = false, reading range: TimeRange? = nil) throws {
         try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
-                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide)
+                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide, reading: range)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
-                 resolvingLength: Bool, checkingFrames: Bool = true, readersSideBySide: Bool = false) throws {
+                 resolvingLength: Bool, checkingFrames: Bool = true, readersSideBySide: Bool = false,
+                 reading range: TimeRange? = nil) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -139,7 +143,8 @@ package final class AudioFileSource: PCMSource {
             // packet with a fresh decoder, as a fresh open would.
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input,
-                                                    checkingFrames: checkingFrames, readersSideBySide: readersSideBySide)
+                                                    checkingFrames: checkingFrames, readersSideBySide: readersSideBySide,
+                                                    readingTo: Self.end(of: range, atRate: parameters.sampleRate))
             // A resolution for readers side by side is for decoders on one thread each.
             if resolution?.decodesOnOneThread == true || resolution?.isForReadersSideBySide == true { openedDecoderThreads = 1 }
             try restartFromStart(decoderThreads: openedDecoderThreads)
@@ -226,18 +231,46 @@ package final class AudioFileSource: PCMSource {
     /// frame that should be last); an MP4 edit list's end; otherwise the packets, read without
     /// decoding and summed as libavcodec will emit them. A decode that reaches another end
     /// later corrects it (and warns). Unless it was found when the file was opened
-    /// (`resolvingLength`), it is found on an open of its own.
+    /// (`resolvingLength`), it is found on this open when nothing was delivered yet and the
+    /// decode can start again from the first packet exactly (what a range's first seek and a
+    /// decision to split need: a WAV or an M4A range then opens its file once), else on an
+    /// open of its own.
     /// - Throws: `CancellationError`.
     @discardableResult
     package func resolveLength() throws -> PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
         if resolution == nil {
-            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
-                                                   damagedAtStart: damagedAtStart, isCancelled: isCancelled)
+            if let onThisOpen = try resolvedOnThisOpen() {
+                resolution = onThisOpen
+            } else {
+                resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
+                                                       damagedAtStart: damagedAtStart, isCancelled: isCancelled)
+            }
             // Where a rejected packet moved every later one, seeks go by the index made of them.
             adoptResolution()
         }
         return resolution!.length
+    }
+
+    /// The length resolved with this open's demuxer, brought back to the first packet, and the
+    /// decode restarted from there as a fresh open decodes; nil where that is not exact (after
+    /// anything was delivered; a stream seeking by a packet index, which this resolution does
+    /// not keep; one whose start trimming only a first read gives) or the demuxer cannot go back.
+    private func resolvedOnThisOpen() throws -> LengthResolver.Resolution? {
+        guard atStart, pending.isEmpty, !damagedAtStart, input.isSeekable, input.restartsExactlyFromStart,
+              !input.traits.needsPacketIndex, !seeksByReadingFromStart else { return nil }
+        do {
+            try input.rewindDemuxer()
+        } catch {
+            if error.isInterrupted { throw CancellationError() }
+            return nil
+        }
+        let resolved = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false, damagedAtStart: false,
+                                                  isCancelled: isCancelled, using: input)
+        resolution = resolved
+        // On as many decoder threads as before (a reader kept to one stays so).
+        try restartFromStart()
+        return resolved
     }
 
     /// Seeks by the packet index the resolution made, when it made one, or by the one readers
@@ -530,6 +563,12 @@ package final class AudioFileSource: PCMSource {
         raw = RawPCMReader(demuxer: input.demuxer, path: name, dataStart: dataStart, frameBytes: format.bytesPerFrame, frames: frames)
     }
 
+    /// The frame `range` ends at, at `rate`, when it has an end.
+    private static func end(of range: TimeRange?, atRate rate: Int) -> Int64? {
+        guard let end = range.flatMap({ try? $0.frames(atRate: rate).upperBound }), end != .max else { return nil }
+        return end
+    }
+
     /// Notes where the stream ended: the length reading gave.
     private func reachEnd() {
         if decodedLength == nil || position > decodedLength! { decodedLength = position }
@@ -551,10 +590,18 @@ package final class AudioFileSource: PCMSource {
         }
         pending.clear()
         flushed = false
-        if input.traits.family == .flac && input.isSeekable && resolution == nil && decodedLength == nil {
+        if input.traits.family == .flac && input.isSeekable && decodedLength == nil
+            && (resolution == nil || resolution?.checkedThrough.map { frame >= $0 } == true) {
             // A frame rejected before the target moves it earlier in the decode than its
-            // timestamp says: resolving the length finds such frames first (``FLACDamageScan``).
+            // timestamp says: resolving the length finds such frames first (``FLACDamageScan``),
+            // here past where a range's scan stopped (on an open of its own).
+            let partly = resolution != nil
+            resolution = nil
             _ = try resolveLength()
+            if partly && resolution?.decodesOnOneThread == true {
+                openedDecoderThreads = 1
+                try restartFromStart(decodingFirstFrame: false, decoderThreads: 1)
+            }
         }
         var reached: Int64
         if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {

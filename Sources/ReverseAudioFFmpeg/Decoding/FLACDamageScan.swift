@@ -29,6 +29,9 @@ enum FLACDamageScan {
         let endIsDamaged: Bool
         /// False when the frames' CRCs were not checked: rejected frames are then unknown.
         let checkedFrames: Bool
+        /// False when the scan stopped where it was asked to, nothing irregular found before:
+        /// ``frames`` are then those scanned, and the packets after them were not read.
+        let reachedEnd: Bool
     }
 
     /// Scans `input`'s stream from where its demuxer is (its first packet).
@@ -36,7 +39,12 @@ enum FLACDamageScan {
     ///   it only packets that state no duration or timestamp, or are larger than STREAMINFO's
     ///   largest frame, are decoded alone, and frames the decoder rejects are left for a decode
     ///   to find (a reader on one thread reports each).
-    static func scan(_ input: AudioInput, checkingFrames: Bool, isCancelled: () -> Bool) throws -> Found {
+    /// - Parameter limit: stop once the packets scanned reach this frame, if every one so far is
+    ///   where its timestamp says, intact, and `stated` (STREAMINFO's total) is still ahead: a
+    ///   range decodes nothing after its end, so nothing there can move it. Anything irregular
+    ///   before it, and the scan goes on to the end (seeks then follow an index of every packet).
+    static func scan(_ input: AudioInput, checkingFrames: Bool, stoppingAt limit: Int64? = nil, stated: Int64 = 0,
+                     isCancelled: () -> Bool) throws -> Found {
         let parameters = input.parameters
         let rate = parameters.sampleRate
         let packet = try Packet()
@@ -49,6 +57,7 @@ enum FLACDamageScan {
         var origin: Int64?
         var timestampsArePositions = true
         var lastIsIntact = true
+        var reachedEnd = true
         let maxFrameBytes = parameters.flacMaxFrameBytes ?? .max
         while try reader.next(into: packet) {
             if isCancelled() { throw CancellationError() }
@@ -77,10 +86,14 @@ enum FLACDamageScan {
             }
             index.append(packet, decodedSamples: samples)
             total += Int64(samples)
+            if let limit, total >= limit, total < stated, rejected == 0, timestampsArePositions, lastIsIntact {
+                reachedEnd = false
+                break
+            }
         }
-        try index.markComplete()
+        if reachedEnd { try index.markComplete() }
         return Found(frames: total, index: timestampsArePositions ? nil : index, rejectedPackets: rejected,
                      rejectionReason: rejected > 0 ? reason ?? FFmpegError.invalidDataText : nil,
-                     lostFrames: lost, endIsDamaged: !lastIsIntact, checkedFrames: checkingFrames)
+                     lostFrames: lost, endIsDamaged: !lastIsIntact, checkedFrames: checkingFrames, reachedEnd: reachedEnd)
     }
 }

@@ -10,7 +10,8 @@ import ReverseAudioCore
 /// - FLAC: what its packets decode to, read without decoding them (each frame's CRC-16 tells
 ///   which few must be decoded to learn what they give: ``FLACDamageScan``); STREAMINFO's total
 ///   is only compared with it, to tell damage inside from a file cut short or a wrong header.
-///   A URL's is STREAMINFO's total checked by decoding the last frame (a scan would fetch it all).
+///   For a range that reads no further, the scan stops at its end when all was regular before
+///   (the length is then STREAMINFO's, unchecked past it). A URL's is STREAMINFO's total checked by decoding the last frame (a scan would fetch it all).
 /// - MP3 decoded whole by readers side by side: its tag frame's statement, checked by the first
 ///   packets and the last (as a URL's); the packet index the readers seek by is built by the
 ///   first of them that seeks, while the others decode (``SharedPacketIndex``), and must cover
@@ -67,6 +68,10 @@ enum LengthResolver {
         /// index the first of them to seek builds for all (its count checks the tag's). The
         /// packets are counted before one continuous decode.
         var indexToShare: SharedPacketIndex?
+        /// Where a FLAC scan stopped, for a range that reads no further (the length is then
+        /// STREAMINFO's, unchecked past it); nil when the whole stream was scanned. A seek past
+        /// it scans the rest first.
+        var checkedThrough: Int64?
 
         /// True when the resolution was made for readers side by side, who check what it took
         /// on trust: one reader decoding alone resolves the stream fully first.
@@ -87,9 +92,11 @@ enum LengthResolver {
     ///   checking what the resolution takes on trust: a FLAC stream is not scanned first (they
     ///   check its frames' positions), an MP3 stream's packets are not counted first (the index
     ///   they build checks its tag's count).
+    /// - Parameter readingTo: the frame a range ends at, when nothing after it is decoded: a raw
+    ///   FLAC stream regular up to there is scanned no further (``FLACDamageScan``).
     static func resolve(_ url: URL, parameters: AudioStreamParameters, keepingIndex: Bool, damagedAtStart: Bool,
                         isCancelled: @escaping @Sendable () -> Bool, using given: AudioInput? = nil,
-                        checkingFrames: Bool = true, readersSideBySide: Bool = false) throws -> Resolution {
+                        checkingFrames: Bool = true, readersSideBySide: Bool = false, readingTo: Int64? = nil) throws -> Resolution {
         let traits = parameters.traits
         guard AudioInput.isSeekableFile(url) else {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
@@ -139,8 +146,10 @@ enum LengthResolver {
                 input = try AudioInput(url: url, isCancelled: isCancelled)
             }
             if traits.family == .flac && input.demuxer.formatName == "flac" {
-                return flacResolution(try FLACDamageScan.scan(input, checkingFrames: checkingFrames, isCancelled: isCancelled),
-                                      stated: parameters.statedDurationSamples ?? 0)
+                let stated = parameters.statedDurationSamples ?? 0
+                return flacResolution(try FLACDamageScan.scan(input, checkingFrames: checkingFrames, stoppingAt: readingTo,
+                                                              stated: stated, isCancelled: isCancelled),
+                                      stated: stated)
             }
             var moved = false
             if traits.containerStatesLength || traits.followsContainerDuration,
@@ -282,6 +291,14 @@ enum LengthResolver {
     /// states none). Every frame's CRC is what tells a file damaged inside from one cut short or
     /// one whose STREAMINFO is simply wrong.
     private static func flacResolution(_ found: FLACDamageScan.Found, stated: Int64) -> Resolution {
+        guard found.reachedEnd else {
+            // Regular up to where a range ends, which STREAMINFO's total lies beyond: its length,
+            // unchecked past that point (the scan stops only there).
+            var resolution = Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: nil)
+            resolution.checkedFrames = false
+            resolution.checkedThrough = found.frames
+            return resolution
+        }
         var resolution = Resolution(length: PCMLength(frames: found.frames, source: found.frames == stated ? .container : .packets),
                                     unknownReason: nil, index: found.index)
         resolution.rejectedPackets = found.rejectedPackets
