@@ -74,6 +74,24 @@ import TestSupport
         #expect(result.frames == 44_100)
         #expect(told.values == [1.0], "\(name): told \(told.values)")
     }
+
+    // The length is found on the open that decodes: an MP3's packets are counted, then read
+    // again from the first by a byte seek, whose estimated timestamps made the demuxer insert
+    // every packet into the middle of its own index (a tenth of a one-thread decode of 30
+    // minutes, and 3 MB an hour); on one thread nothing seeks, so no index of ours is kept.
+    @Test("an MP3 counted and decoded on one open keeps no index of its packets in the demuxer, forwards or reversed",
+          arguments: [false, true])
+    func countedOpenKeepsNoDemuxerIndex(_ reversed: Bool) throws {
+        let codec = try #require(Self.inputs.first { $0.name == "opens-untagged.mp3" }?.codec)
+        let input = try SignalFiles.shared("opens-untagged.mp3", seconds: 12, codecArguments: codec)
+        let chain = try TestDecode.chain(input, reversed: reversed)
+        let read = reversed ? TestDecode.reversal(chain.source) : chain.source
+        #expect(try TestDecode.frames(of: read) > 500_000)
+        let file = chain.file.openedInput
+        let entries = file.demuxer.indexEntryCount(stream: file.streamIndex)
+        // 4 KiB of index entries at most (about 170), against one a packet (about 460 here).
+        #expect(entries < 200, "the demuxer indexed \(entries) packets")
+    }
 }
 
 /// What a conversion's `opened` callback was told, from whichever thread told it.

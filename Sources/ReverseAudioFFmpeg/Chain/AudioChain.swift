@@ -78,7 +78,7 @@ package final class AudioChain {
         let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
                                        checkingFrames: recipe.range != nil,
                                        readersSideBySide: threads > 1 && recipe.reversed && recipe.range == nil,
-                                       reading: recipe.range)
+                                       reading: recipe.range, seeking: threads > 1 || recipe.range != nil)
         try self.init(file: file, recipe: recipe)
     }
 

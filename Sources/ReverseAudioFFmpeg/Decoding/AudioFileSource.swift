@@ -103,17 +103,21 @@ package final class AudioFileSource: PCMSource {
     ///   - reading: the part of the file the job reads, when it reads up to an end: a FLAC
     ///     stream regular up to that end is scanned no further (nothing after it can move what
     ///     is read; a seek past it scans the rest first).
+    ///   - seeking: the job seeks (a range, readers on other threads, playback): a length found
+    ///     when the file is opened keeps an MP3's packet index for it. A job that reads the file
+    ///     once from the start keeps none (about 9 MB an hour of MP3), so its memory stays flat.
     package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
-                             checkingFrames: Bool = true, readersSideBySide: Bool = false, reading range: TimeRange? = nil) throws {
+                             checkingFrames: Bool = true, readersSideBySide: Bool = false, reading range: TimeRange? = nil,
+                             seeking: Bool = true) throws {
         try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
-                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide, reading: range)
+                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide, reading: range, seeking: seeking)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
                  resolvingLength: Bool, checkingFrames: Bool = true, readersSideBySide: Bool = false,
-                 reading range: TimeRange? = nil) throws {
+                 reading range: TimeRange? = nil, seeking: Bool = true) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -141,7 +145,10 @@ package final class AudioFileSource: PCMSource {
             // Found with this open's demuxer, which nothing has read yet (keeping an MP3's
             // packet index: the way back to its start); then decoding starts from the first
             // packet with a fresh decoder, as a fresh open would.
-            resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: parameters.traits.needsPacketIndex,
+            // Without seeks an MP3 goes back to its start by a byte seek (exact for its demuxer)
+            // and keeps no index; other streams keep it to go back by.
+            let keepsIndex = parameters.traits.needsPacketIndex && (seeking || input.demuxer.formatName != "mp3")
+            resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: keepsIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input,
                                                     checkingFrames: checkingFrames, readersSideBySide: readersSideBySide,
                                                     readingTo: Self.end(of: range, atRate: parameters.sampleRate))
@@ -278,10 +285,12 @@ package final class AudioFileSource: PCMSource {
     private func adoptResolution() {
         if let index = resolution?.index { positioner.adopt(index) }
         positioner.sharedIndex = resolution?.indexToShare
-        // Readers side by side seek by the shared index, by byte: the demuxer's own index of
-        // the packets read, which each byte seek's estimated timestamps make it insert into
-        // the middle of, only costs (about 2% of a 2-thread MP3 reversal without a cap).
-        if resolution?.indexToShare != nil && indexMemoryLimit == nil { limitIndexMemory(to: 4096) }
+        // A stream that seeks by a packet index of ours (MP3, ADTS AAC) never uses the demuxer's
+        // own index of the packets read, which only costs: each byte seek's estimated timestamps
+        // make it insert into the middle of it, and a stream counted on this open and read again
+        // from its first packet inserts every packet so (a tenth of a 30-minute MP3's decode on
+        // one thread, 3 MB an hour), as readers side by side do after every seek.
+        if input.traits.needsPacketIndex && indexMemoryLimit == nil { limitIndexMemory(to: 4096) }
     }
 
     /// Starts decoding again from the stream's first packet with a fresh decoder, exactly as a
@@ -295,8 +304,10 @@ package final class AudioFileSource: PCMSource {
                                   reopening: Bool = false) throws -> Int64 {
         let threads = decoderThreads ?? input.decoderThreads
         let indexed = input.traits.needsPacketIndex
-        // An index readers side by side share, not built yet: back to the first packet by a byte seek.
-        let sharedIndexStart = indexed && resolution?.index?.isComplete != true ? resolution?.indexToShare?.streamStart : nil
+        // An index readers side by side share, not built yet, or an MP3 counted without keeping
+        // one: back to the first packet by a byte seek.
+        let sharedIndexStart = indexed && resolution?.index?.isComplete != true
+            ? resolution?.indexToShare?.streamStart ?? (input.demuxer.formatName == "mp3" ? resolution?.streamStart : nil) : nil
         let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
             && (!indexed || resolution?.index?.isComplete == true || sharedIndexStart != nil)
         let fresh: AudioInput

@@ -72,6 +72,10 @@ enum LengthResolver {
         /// STREAMINFO's, unchecked past it); nil when the whole stream was scanned. A seek past
         /// it scans the rest first.
         var checkedThrough: Int64?
+        /// Where the stream's first packet starts in the file, when a count read it: an MP3
+        /// decode goes back there by a byte seek, which reads on exactly as a fresh open does,
+        /// where no packet index was kept.
+        var streamStart: Int64?
 
         /// True when the resolution was made for readers side by side, who check what it took
         /// on trust: one reader decoding alone resolves the stream fully first.
@@ -207,6 +211,7 @@ enum LengthResolver {
                                         index: index?.isComplete == true ? index : nil)
             }
             resolution.rejectedPackets = count.rejected
+            resolution.streamStart = count.firstPosition
             if count.rejected > 0 { resolution.rejectionReason = FFmpegError.invalidDataText }
             return resolution
         } catch is CancellationError {
@@ -381,7 +386,7 @@ enum LengthResolver {
     /// The frames the packets will decode to, and the packets the decoder will reject (as the
     /// codec's model says: ``CodecTraits/canDecode(_:)``); nil when the packets do not tell it.
     private static func countPackets(_ input: AudioInput, index: PacketIndex?,
-                                     isCancelled: () -> Bool) throws -> (frames: Int64, rejected: Int)? {
+                                     isCancelled: () -> Bool) throws -> (frames: Int64, rejected: Int, firstPosition: Int64?)? {
         let parameters = input.parameters
         let packet = try Packet()
         let undated = try Packet()
@@ -402,11 +407,13 @@ enum LengthResolver {
         var tail: [(packet: Packet, emitted: Int64)] = []
         var packets = 0
         var rejected = 0
+        var firstPosition: Int64?
         // A packet without a duration waits for the next one's timestamp.
         var waiting: (timestamp: Int64, skip: (start: Int, end: Int)?)?
         while try reader.next(into: packet) {
             if isCancelled() { throw CancellationError() }
             guard !packet.isDiscarded else { continue }
+            if firstPosition == nil { firstPosition = packet.filePosition }
             if spansTimestamps, let timestamp = packet.presentationTimestamp, packet.duration > 0 {
                 lastEnd = (parameters.samples(fromTimeBaseUnits: timestamp + packet.duration, sampleRate: parameters.sampleRate),
                            packet.skipSamples.end)
@@ -458,8 +465,8 @@ enum LengthResolver {
             }
         }
         if spansTimestamps, let lastEnd, let start = parameters.startSamples {
-            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), rejected)
+            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), rejected, firstPosition)
         }
-        return (total, rejected)
+        return (total, rejected, firstPosition)
     }
 }
