@@ -6,8 +6,9 @@ import TestSupport
 /// A reversal on T threads opens its input at most T times (any open of the file, FFmpeg's or
 /// ours, counted by inotify): one open finds the length, decodes, and takes segments; each
 /// other thread opens it once more (and the first to seek in an MP3 indexes its packets for
-/// all). Into an encoder (FLAC) and straight into a WAV.
-@Suite(.enabled(if: OpenCounter.isAvailable)) struct OpenCountTests {
+/// all). Into an encoder (FLAC) and straight into a WAV. One test at a time: the counter sees
+/// every open of a file, and the tests share their inputs.
+@Suite(.enabled(if: OpenCounter.isAvailable), .serialized) struct OpenCountTests {
     /// Inputs long enough to be split (more than two segments of 65,536 frames), one a family.
     static let inputs: [(name: String, codec: [String])] = [
         ("opens.mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
