@@ -305,9 +305,11 @@ package final class AudioFileSource: PCMSource {
         let threads = decoderThreads ?? input.decoderThreads
         let indexed = input.traits.needsPacketIndex
         // An index readers side by side share, not built yet, or an MP3 counted without keeping
-        // one: back to the first packet by a byte seek.
+        // one (read once, without seeks): back to the first packet by a byte seek. (An index
+        // kept but left incomplete, by damage, opens the file again.)
+        let countedWithoutIndex = resolution?.index == nil && input.demuxer.formatName == "mp3" ? resolution?.streamStart : nil
         let sharedIndexStart = indexed && resolution?.index?.isComplete != true
-            ? resolution?.indexToShare?.streamStart ?? (input.demuxer.formatName == "mp3" ? resolution?.streamStart : nil) : nil
+            ? resolution?.indexToShare?.streamStart ?? countedWithoutIndex : nil
         let rewinds = !reopening && input.isSeekable && input.restartsExactlyFromStart
             && (!indexed || resolution?.index?.isComplete == true || sharedIndexStart != nil)
         let fresh: AudioInput
