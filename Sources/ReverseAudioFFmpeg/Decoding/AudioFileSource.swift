@@ -247,12 +247,9 @@ package final class AudioFileSource: PCMSource {
     package func resolveLength() throws -> PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
         if resolution == nil {
-            if let onThisOpen = try resolvedOnThisOpen() {
-                resolution = onThisOpen
-            } else {
-                resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
-                                                       damagedAtStart: damagedAtStart, isCancelled: isCancelled)
-            }
+            resolution = try resolvedOnThisOpen()
+                ?? LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
+                                          damagedAtStart: damagedAtStart, isCancelled: isCancelled)
             // Where a rejected packet moved every later one, seeks go by the index made of them.
             adoptResolution()
         }

@@ -11,7 +11,8 @@ import ReverseAudioCore
 ///   which few must be decoded to learn what they give: ``FLACDamageScan``); STREAMINFO's total
 ///   is only compared with it, to tell damage inside from a file cut short or a wrong header.
 ///   For a range that reads no further, the scan stops at its end when all was regular before
-///   (the length is then STREAMINFO's, unchecked past it). A URL's is STREAMINFO's total checked by decoding the last frame (a scan would fetch it all).
+///   (the length is then STREAMINFO's, unchecked past it). A URL's is STREAMINFO's total
+///   checked by decoding the last frame (a scan would fetch it all).
 /// - MP3 decoded whole by readers side by side: its tag frame's statement, checked by the first
 ///   packets and the last (as a URL's); the packet index the readers seek by is built by the
 ///   first of them that seeks, while the others decode (``SharedPacketIndex``), and must cover
