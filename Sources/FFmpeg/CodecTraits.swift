@@ -219,6 +219,19 @@ package struct CodecTraits: Sendable, Equatable {
         return packet.withBytes { !MPEGAudioFrame.yieldsNoSamples($0) }
     }
 
+    /// True for an MPEG audio packet whose header states another rate or frame size than the
+    /// stream's (`sampleRate`, `frameSize`): a file joined from parts at different rates, or a
+    /// damaged header. Its decoder emits the frame's own samples, resampled to the first frame's
+    /// rate on the way out, so neither a count of packets of one size nor their timestamps
+    /// place anything after it: only decoding does.
+    package func departsFromStream(_ packet: Packet, sampleRate: Int, frameSize: Int) -> Bool {
+        guard family == .mp3 || family == .mpegLayer1or2 else { return false }
+        return packet.withBytes { bytes in
+            guard let header = MPEGAudioFrame.header(of: bytes), header.bitRateIndex != 0 else { return false }
+            return header.sampleRate != sampleRate || header.samplesPerFrame != frameSize
+        }
+    }
+
     /// True for a packet ``canDecode(_:)`` refuses that the decoder reports as an error (an
     /// ID3v1 tag is passed over without one).
     package func reportsRejection(of packet: Packet) -> Bool {

@@ -11,6 +11,21 @@ import CFFmpeg
 package struct MPEGAudioFrame: Sendable, Equatable {
     /// The 4-byte frame header.
     package let header: MPEGAudioHeader
+
+    /// The frame header a packet of these bytes starts with, after the zero bytes the decoder
+    /// passes over; nil when it starts with none (an ID3v1 tag, junk).
+    package static func header(of bytes: UnsafeRawBufferPointer) -> MPEGAudioHeader? {
+        let start = leadingZeros(bytes)
+        guard bytes.count - start >= 4 else { return nil }
+        return MPEGAudioHeader((UInt32(bytes[start]) << 24) | (UInt32(bytes[start + 1]) << 16)
+                               | (UInt32(bytes[start + 2]) << 8) | UInt32(bytes[start + 3]))
+    }
+
+    private static func leadingZeros(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var start = 0
+        while start < bytes.count && bytes[start] == 0 { start += 1 }
+        return start
+    }
     /// Bytes before this frame's main-data area where its main data starts (9 bits in MPEG-1,
     /// 8 in MPEG-2 and 2.5).
     package let mainDataBegin: Int
@@ -66,14 +81,9 @@ package struct MPEGAudioFrame: Sendable, Equatable {
     /// Side information cut off by the end of the bytes reads as zeros, as the decoder's
     /// padded buffer does.
     package static func yieldsNoSamples(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var start = 0
-        while start < bytes.count && bytes[start] == 0 { start += 1 }
-        guard bytes.count - start >= 4 else { return true }
-        let word = (UInt32(bytes[start]) << 24) | (UInt32(bytes[start + 1]) << 16) | (UInt32(bytes[start + 2]) << 8)
-            | UInt32(bytes[start + 3])
-        // An ID3v1 tag reaching the decoder is passed over.
-        if word >> 8 == 0x54_41_47 { return true }
-        guard let header = MPEGAudioHeader(word), header.bitRateIndex != 0 else { return true }
+        let start = leadingZeros(bytes)
+        // An ID3v1 tag reaching the decoder ("TAG") is passed over: no frame header.
+        guard let header = header(of: bytes), header.bitRateIndex != 0 else { return true }
         guard header.layer == 3 else { return false }
         var reader = BitReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[start...]), byteOffset: header.sideInformationOffset)
         let channels = header.channelCount
@@ -137,7 +147,15 @@ package struct MPEGAudioHeader: Sendable, Equatable {
     /// Granules per frame: 2 in MPEG-1, 1 in MPEG-2 and 2.5; each is 576 samples.
     package var granules: Int { isLowSamplingFrequency ? 1 : 2 }
     package static let samplesPerGranule = 576
-    package var samplesPerFrame: Int { granules * Self.samplesPerGranule }
+    /// Samples the frame decodes to: 384 in layer I, 1152 in layer II, and a granule's 576
+    /// per granule in layer III.
+    package var samplesPerFrame: Int {
+        switch layer {
+        case 1: return 384
+        case 2: return 1152
+        default: return granules * Self.samplesPerGranule
+        }
+    }
 
     package var sampleRate: Int {
         let base = [44100, 48000, 32000][sampleRateIndex]

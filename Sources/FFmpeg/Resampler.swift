@@ -6,7 +6,7 @@ import CFFmpeg
 /// the samples equal `ffmpeg -i X -f s16le -acodec pcm_s16le -` byte for byte (and equal
 /// `ffmpeg -ac 1` when mixing down, `-ar N` when resampling). The output rate and layout are
 /// fixed by the first frame; a later change in the input is converted back to them, as the CLI
-/// does. Frames already in the output format are handed back without conversion.
+/// does (what a rate conversion still holds at the change is dropped, as there). Frames already in the output format are handed back without conversion.
 package final class Resampler {
     /// What the output channels are.
     package enum Channels: Sendable {
@@ -80,15 +80,13 @@ package final class Resampler {
            let data = planes?[0] {
             return UnsafeRawBufferPointer(start: data, count: count * outputBytesPerFrame)
         }
-        var pending = 0
-        if let current = inputFormat, !current.isSame(as: format) {
-            // Keep what the old configuration still holds (only a rate conversion holds any).
-            pending = try drain(appendingTo: 0).count
-        }
+        // A new configuration for frames of another format drops what the old one still holds
+        // (a rate conversion's last few samples), as the ffmpeg CLI does: it builds its filter
+        // graph anew for them without draining the old one.
         if inputFormat == nil || !inputFormat!.isSame(as: format) {
             try configure(for: format)
         }
-        return try run(input: planes, count: count, after: pending)
+        return try run(input: planes, count: count, after: 0)
     }
 
     /// Returns what swresample still holds at the end of the stream.

@@ -53,9 +53,28 @@ public enum FFmpegOracle {
         return int16Array(result.standardOutput)
     }
 
-    /// The decode, reversed by ffmpeg's `areverse` filter.
+    /// The decode, reversed by ffmpeg's `areverse` filter. Where that gives less than the decode
+    /// (a stream whose frames change format: the CLI builds its filter graph anew at the change
+    /// and the frames the old `areverse` held are lost), the decode reversed frame by frame,
+    /// what `areverse` gives on the decoded samples.
     public static func reversedSamples(of file: URL, _ arguments: [String] = []) throws -> [Int16] {
-        try samples(of: file, arguments + ["-af", "areverse"])
+        let reversed = try samples(of: file, arguments + ["-af", "areverse"])
+        let forward = try samples(of: file, arguments)
+        guard reversed.count != forward.count else { return reversed }
+        let channels: Int
+        if let option = arguments.firstIndex(of: "-ac"), option + 1 < arguments.count, let count = Int(arguments[option + 1]) {
+            channels = count
+        } else {
+            channels = try probe(file).stream["channels"] as? Int ?? 1
+        }
+        var frames: [Int16] = []
+        frames.reserveCapacity(forward.count)
+        var end = forward.count
+        while end >= channels {
+            frames.append(contentsOf: forward[(end - channels)..<end])
+            end -= channels
+        }
+        return frames
     }
 
     /// Where an MP4-family file's audio ends by its container's statement (the stream's stated

@@ -80,6 +80,9 @@ package enum PacketCopyCut {
             // padding) is only right that way.
             try index.extend(through: range.upperBound, reader: reader, path: input.displayPath, isCancelled: cancellation.check)
         }
+        // Frames of another rate or size than the stream's before the cut's end: only a decode,
+        // which converts them to the first frame's rate, says where the cut lies.
+        if index.departsFromStream { return .refused(LengthResolver.departureSplitReason) }
         if range.lowerBound >= index.indexedFrames || range.upperBound > index.indexedFrames {
             _ = try range.within(length: index.indexedFrames, sampleRate: source.parameters.sampleRate, path: input.displayPath)
         }

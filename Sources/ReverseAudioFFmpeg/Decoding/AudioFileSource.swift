@@ -67,6 +67,9 @@ package final class AudioFileSource: PCMSource {
     /// every later seek opens the file again and reads it from the start, passing over the
     /// packets before the target without decoding them.
     private var seeksByReadingFromStart = false
+    /// True once a seek met a stream whose frames depart from its stated rate or size: seeks
+    /// decode from the start (``decodeFromStart(to:)``).
+    private var seeksByDecodingFromStart = false
 
     /// What the samples are converted to on the way out.
     package struct Conversion: Equatable {
@@ -253,7 +256,21 @@ package final class AudioFileSource: PCMSource {
             // Where a rejected packet moved every later one, seeks go by the index made of them.
             adoptResolution()
         }
+        if let departed = resolution, departed.positionsOnlyByDecoding, departed.length.frames == nil {
+            resolution = try departed.counted(byDecoding: countedByDecoding())
+        }
         return resolution!.length
+    }
+
+    /// The frames a decode of the whole stream delivers, converted as this reader converts
+    /// them, and the packets it rejected, on an open of its own: the length of a stream whose
+    /// frames depart from its stated rate or size, which nothing else tells.
+    private func countedByDecoding() throws -> (frames: Int64, rejected: Int, reason: String?) {
+        let counter = try AudioFileSource(url: url, cancellation: cancellation, sharing: nil, resolvingLength: false, seeking: false)
+        _ = counter.adopt(conversion)
+        var frames: Int64 = 0
+        while let chunk = try counter.read(maximumFrames: 1 << 16) { frames += Int64(chunk.frameCount) }
+        return (frames, counter.positioner.skippedPackets, counter.positioner.firstSkipReason)
     }
 
     /// The length resolved with this open's demuxer, brought back to the first packet, and the
@@ -403,6 +420,7 @@ package final class AudioFileSource: PCMSource {
             return "its timestamps do not name samples: every seek decodes from the start"
         }
         if damagedAtStart { return "the stream is damaged at its start" }
+        if resolution?.positionsOnlyByDecoding == true { return LengthResolver.departureSplitReason }
         guard decodedLength == nil, let resolution, resolution.length.frames != nil,
               !input.traits.needsPacketIndex || resolution.index != nil || resolution.indexToShare != nil else {
             return "the length is not known before decoding"
@@ -614,7 +632,9 @@ package final class AudioFileSource: PCMSource {
             }
         }
         var reached: Int64
-        if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
+        if seeksByDecodingFromStart || resolution?.positionsOnlyByDecoding == true {
+            reached = try decodeFromStart(to: frame)
+        } else if frame == 0 && input.traits.restartsWithFreshDecoder && input.isSeekable {
             // A fresh decoder from the start decodes exactly as the continuous decode does, even
             // where a seek cannot (AAC's noise substitution draws from the decoder's history).
             reached = try restartFromStart()
@@ -644,7 +664,25 @@ package final class AudioFileSource: PCMSource {
         } catch is FramePositioner.SeekUnavailable {
             seeksByReadingFromStart = true
             return try readFromStart(toFrame: frame)
+        } catch is FramePositioner.PositionsOnlyByDecoding {
+            return try decodeFromStart(to: frame)
         }
+    }
+
+    /// Reaches `frame` by decoding from the first packet, through the conversion, and passing
+    /// over what comes before it: the one way for a stream whose frames depart from its stated
+    /// rate or size (their samples are converted to the first frame's rate on the way out, so
+    /// neither packets nor timestamps count them), from then on. Costs decoding up to `frame`.
+    private func decodeFromStart(to frame: Int64) throws -> Int64 {
+        seeksByDecodingFromStart = true
+        try restartFromStart()
+        pending.clear()
+        flushed = false
+        position = 0
+        while position < frame {
+            guard try read(maximumFrames: Int(min(frame - position, 1 << 16))) != nil else { break }
+        }
+        return position
     }
 
     /// Reaches `frame` on a new open of the file, read from its start (see

@@ -89,7 +89,7 @@ package final class AudioInput {
         decoderThreads = threads
         splicing = other.splicing
         do {
-            decoder = try Decoder(demuxer: demuxer, streamIndex: streamIndex, threads: decoderThreads)
+            decoder = try Decoder(openedAs: other.decoder, threads: decoderThreads)
         } catch {
             throw ReverseAudioError.input(.decodingFailed(
                 path: path, reason: "the \(parameters.codecName) decoder rejected the stream (\(error.message))"))

@@ -90,7 +90,7 @@ final class FramePositioner {
     }
 
     /// True when the packet index holds every packet of the stream.
-    var hasCompleteIndex: Bool { index?.isComplete == true }
+    var hasCompleteIndex: Bool { index.map { $0.isComplete && !$0.departsFromStream } ?? false }
 
     /// Uses a complete index built elsewhere (by counting the packets), or the index of an MP3
     /// stream's last packets (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``), instead of building one.
@@ -170,6 +170,7 @@ final class FramePositioner {
             if index.tailTag == nil && !index.isComplete && index.indexedFrames <= reach {
                 try extendIndexFromTheStart(index, through: reach)
             }
+            if index.departsFromStream { throw PositionsOnlyByDecoding() }
             let restart = index.packet(containing: target).map { holding in
                 index.seekPoint(atOrBefore: input.traits.restartPacket(holding: holding) { index.entries[$0].size })
             } ?? 0
@@ -198,8 +199,12 @@ final class FramePositioner {
             }
         }
         decoding.restart()
+        restartedDecoder = true
         return try decodeUp(to: target)
     }
+
+    /// True from a seek's restart of the decoder until the first packet it decodes.
+    private var restartedDecoder = false
 
     /// Tail indexes this positioner made itself (see ``indexReaching(_:before:)``).
     private var tailsMade = 0
@@ -238,6 +243,11 @@ final class FramePositioner {
     /// Thrown by ``seek(toFrame:decodingUntil:)`` when the demuxer could not seek, and may be
     /// left unable to read.
     struct SeekUnavailable: Error {}
+
+    /// Thrown by ``seek(toFrame:decodingUntil:)`` when a packet before the target departs from
+    /// the stream's rate or frame size (``PacketIndex/departsFromStream``): only a decode from
+    /// the start, through the conversion of every frame to the first one's rate, places it.
+    struct PositionsOnlyByDecoding: Error {}
 
     /// Moves to output frame `target` on an input just opened, without seeking: the packets
     /// that end before the codec's pre-roll ahead of it are read and passed over without being
@@ -365,6 +375,11 @@ final class FramePositioner {
     /// exact timestamp and trimming from the index (the demuxer only estimates them then).
     private func notePacket(_ packet: Packet) throws(FFmpegError) {
         if isCancelled() { throw FFmpegError.interrupted("decoding") }
+        if restartedDecoder {
+            restartedDecoder = false
+            // Back at the first packet, decoded as a fresh open decodes it.
+            if let position = packet.filePosition, position == firstPacketPosition ?? position { input.decoder.startAsFresh() }
+        }
         lastPacketPosition = packet.filePosition
         if firstPacketPosition == nil { firstPacketPosition = packet.filePosition }
         // Until the first seek the demuxer's own timestamps are exact: the index is not used.

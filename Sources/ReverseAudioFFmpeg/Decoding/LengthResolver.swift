@@ -33,6 +33,12 @@ import ReverseAudioCore
 /// It reads with its own open of the file, so it can run at any time beside a decode; or, for
 /// a container's statement checked from the end, on an open the caller gives up.
 enum LengthResolver {
+    /// Why the length of a stream whose frames depart from its stated rate or size is unknown.
+    static let departureReason = "its frames change sample rate or size (parts of other rates joined, or a damaged header): only decoding tells its length"
+
+    /// Why such a stream is decoded by one reader.
+    static let departureSplitReason = "its frames change sample rate or size: only a decode from the start places them"
+
     /// What resolving found.
     struct Resolution {
         let length: PCMLength
@@ -40,6 +46,9 @@ enum LengthResolver {
         let unknownReason: String?
         /// Every packet's place, when the count built it for a stream that seeks by index.
         let index: PacketIndex?
+        /// True when only decoding from the start places a frame: a packet departs from the
+        /// stream's rate or frame size (``CodecTraits/departsFromStream(_:sampleRate:frameSize:)``).
+        var positionsOnlyByDecoding = false
         /// True when checking the container's statement met damage at the stream's end.
         var endIsDamaged = false
         /// Packets the decoder rejects, as the resolution found them (their frames are not in
@@ -80,6 +89,17 @@ enum LengthResolver {
 
         /// True when the resolution was made for readers side by side, who check what it took
         /// on trust: one reader decoding alone resolves the stream fully first.
+        /// This resolution with the length a decode of the whole stream gave, and the packets
+        /// it rejected.
+        func counted(byDecoding decode: (frames: Int64, rejected: Int, reason: String?)) -> Resolution {
+            var counted = Resolution(length: PCMLength(frames: decode.frames, source: .decode), unknownReason: nil, index: nil)
+            counted.positionsOnlyByDecoding = positionsOnlyByDecoding
+            counted.streamStart = streamStart
+            counted.rejectedPackets = decode.rejected
+            counted.rejectionReason = decode.rejected > 0 ? decode.reason ?? FFmpegError.invalidDataText : nil
+            return counted
+        }
+
         var isForReadersSideBySide: Bool { !positionsChecked || indexToShare != nil }
     }
 
@@ -202,6 +222,12 @@ enum LengthResolver {
                 ? PacketIndex(for: counting) : nil
             guard let count = try countPackets(counting, index: index, isCancelled: isCancelled) else {
                 return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
+            }
+            if count.departs {
+                var resolution = Resolution(length: .unknown, unknownReason: departureReason, index: nil)
+                resolution.positionsOnlyByDecoding = true
+                resolution.streamStart = count.firstPosition
+                return resolution
             }
             let counted = count.frames
             var resolution: Resolution
@@ -387,7 +413,7 @@ enum LengthResolver {
     /// The frames the packets will decode to, and the packets the decoder will reject (as the
     /// codec's model says: ``CodecTraits/canDecode(_:)``); nil when the packets do not tell it.
     private static func countPackets(_ input: AudioInput, index: PacketIndex?,
-                                     isCancelled: () -> Bool) throws -> (frames: Int64, rejected: Int, firstPosition: Int64?)? {
+                                     isCancelled: () -> Bool) throws -> (frames: Int64, rejected: Int, firstPosition: Int64?, departs: Bool)? {
         let parameters = input.parameters
         let packet = try Packet()
         let undated = try Packet()
@@ -427,6 +453,9 @@ enum LengthResolver {
                 waiting = nil
             }
             if let wholeFrame {
+                if input.traits.departsFromStream(packet, sampleRate: parameters.sampleRate, frameSize: Int(wholeFrame)) {
+                    return (0, rejected, firstPosition, true)
+                }
                 let decodes = input.traits.canDecode(packet)
                 if !decodes && input.traits.reportsRejection(of: packet) { rejected += 1 }
                 let emitted = trimming.emitted(decodes ? wholeFrame : 0, skip: packet.skipSideData)
@@ -466,8 +495,8 @@ enum LengthResolver {
             }
         }
         if spansTimestamps, let lastEnd, let start = parameters.startSamples {
-            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), rejected, firstPosition)
+            return (lastEnd.samples - start - Int64(durationsAreTrimmed ? 0 : lastEnd.endSkip), rejected, firstPosition, false)
         }
-        return (total, rejected, firstPosition)
+        return (total, rejected, firstPosition, false)
     }
 }

@@ -58,6 +58,12 @@ final class PacketIndex {
     /// placed them; nil for an index read from the first packet.
     private(set) var tailTag: MP3InfoTag?
     let frameSize: Int64
+    /// The stream's stated rate, which every packet's frame is checked against (0: unchecked).
+    private let sampleRate: Int
+    /// True once a packet's frame departed from the stream's rate or frame size
+    /// (``CodecTraits/departsFromStream(_:sampleRate:frameSize:)``): the index then places
+    /// nothing after it where the decode puts it, and seeks decode from the start instead.
+    private(set) var departsFromStream = false
     private var total: Int64 = 0
     private var trimming = GaplessTrimming()
     /// Samples decoded so far before trimming, and the start skips met so far.
@@ -79,13 +85,14 @@ final class PacketIndex {
         let demuxer = input.demuxer
         let stream = input.streamIndex
         self.init(frameSize: max(input.decoder.frameSize, input.parameters.codecFrameSize, 1), traits: input.traits,
-                  decodeHead: { packets in try FrameDecoder.samples(decoding: packets, demuxer: demuxer, streamIndex: stream) })
+                  sampleRate: input.parameters.sampleRate, decodeHead: { packets in try FrameDecoder.samples(decoding: packets, demuxer: demuxer, streamIndex: stream) })
     }
 
     /// - Parameter decodeHead: decodes the first packets alone, in order, giving the samples of each.
-    init(frameSize: Int, traits: CodecTraits, decodeHead: (([Packet]) throws -> [Int])? = nil) {
+    init(frameSize: Int, traits: CodecTraits, sampleRate: Int = 0, decodeHead: (([Packet]) throws -> [Int])? = nil) {
         self.frameSize = Int64(frameSize)
         self.traits = traits
+        self.sampleRate = sampleRate
         self.decodeHead = decodeHead
     }
 
@@ -94,6 +101,7 @@ final class PacketIndex {
     init(tail entries: [Entry], frameSize: Int, traits: CodecTraits, tag: MP3InfoTag) {
         self.frameSize = Int64(frameSize)
         self.traits = traits
+        sampleRate = 0
         decodeHead = nil
         headDone = true
         self.entries = entries
@@ -167,6 +175,9 @@ final class PacketIndex {
     /// was decoded.
     private func add(_ packet: Packet, decoded actual: Int64?) {
         guard let position = packet.filePosition else { return }
+        if sampleRate > 0 && traits.departsFromStream(packet, sampleRate: sampleRate, frameSize: Int(frameSize)) {
+            departsFromStream = true
+        }
         // A packet the decoder rejects (no frame header: junk between concatenated files) emits nothing.
         let decoded = traits.canDecode(packet) ? frameSize : 0
         var trimmed = trimming.trim(decoded, skip: packet.skipSideData)
