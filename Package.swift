@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "ReverseAudio", targets: ["ReverseAudio"]),
         .executable(name: "reverse-audio", targets: ["reverse-audio"]),
+        .executable(name: "reverse-audio-serve", targets: ["reverse-audio-serve"]),
         // The tool's text formats (composition plans, playback event scripts), for the fuzzer
         // in Fuzz/ and for programs that take the same syntax.
         .library(name: "ReverseAudioCommandLine", targets: ["ReverseAudioCommandLine"]),
@@ -112,13 +113,17 @@ let package = Package(
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
         ),
         // The command-line tool: parses, calls the library, prints.
-        .executableTarget(
-            name: "reverse-audio",
+        .target(
+            name: "ReverseAudioCLI",
             dependencies: [
-                "ReverseAudio", "ReverseAudioCommandLine", "ReverseAudioBatch", "ReverseAudioServer",
+                "ReverseAudio", "ReverseAudioCommandLine", "ReverseAudioBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The tool as installed: every command but `serve`, which runs the next one in its place,
+        // so that no other command loads the web server's code (three quarters of the binary).
+        .executableTarget(name: "reverse-audio", dependencies: ["ReverseAudioCLI"]),
+        .executableTarget(name: "reverse-audio-serve", dependencies: ["ReverseAudioCLI", "ReverseAudioServer"]),
         // Fixture lookup and the ffmpeg/ffprobe CLI as the oracle, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "TestSupport"]),
@@ -126,7 +131,7 @@ let package = Package(
             "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
             "ReverseAudioBatch", "TestSupport",
         ]),
-        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "ReverseAudioCommandLine", "ReverseAudioBatch", "TestSupport"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "reverse-audio-serve", "ReverseAudioCommandLine", "ReverseAudioBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

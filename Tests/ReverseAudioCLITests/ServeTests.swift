@@ -186,6 +186,30 @@ struct ServeTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed").path), "a refused job made the output folder")
     }
 
+    /// `reverse-audio` does not link the web server: `serve` runs `reverse-audio-serve`, found
+    /// beside it (a copy of the tool alone says so in one line; beside its server it serves).
+    @Test("serve runs reverse-audio-serve beside the tool, which alone cannot serve")
+    func serveRunsTheServerExecutable() throws {
+        let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
+        let alone = try TemporaryDirectory()
+        let tool = alone.file("reverse-audio")
+        try FileManager.default.copyItem(at: BuiltProducts.reverseAudio, to: tool)
+        let refused = try ProcessRunner.run(tool.path, ["serve", folder.url.path, "--port", "0"])
+        #expect(refused.status == 1, "\(refused.status): \(refused.errorText)")
+        #expect(refused.errorText == "reverse-audio: error: \(alone.file("reverse-audio-serve").path) is missing: serve runs it "
+                + "(install it beside reverse-audio; swift build --product reverse-audio-serve builds it)\n", "\(refused.errorText)")
+        // The arguments reach it as given: a bad one is refused there in the tool's words.
+        try FileManager.default.copyItem(at: BuiltProducts.directory.appendingPathComponent("reverse-audio-serve"),
+                                         to: alone.file("reverse-audio-serve"))
+        let server = try ProcessRunner.run(tool.path, ["serve", folder.url.path, "--host", "0.0.0.0"])
+        #expect(server.status == 64, "\(server.status): \(server.errorText)")
+        #expect(server.errorText.hasPrefix("reverse-audio: error: "), "\(server.errorText)")
+        let sizes = try [BuiltProducts.reverseAudio, alone.file("reverse-audio-serve")].map {
+            try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int ?? 0
+        }
+        #expect(sizes[0] * 2 < sizes[1], "reverse-audio (\(sizes[0]) bytes) holds the server's code (reverse-audio-serve: \(sizes[1]))")
+    }
+
     @Test("a port in use: one line naming the address, exit 1 (not a silent exit 0)")
     func portInUse() throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])

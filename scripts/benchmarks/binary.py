@@ -15,8 +15,9 @@ def tool_binary():
             die(f"REVERSE_AUDIO_BIN={given} is not an executable file")
         log(f"== using {path} (REVERSE_AUDIO_BIN)")
         return path
-    log("== build: swift build -c release --product reverse-audio")
+    log("== build: swift build -c release --product reverse-audio (and reverse-audio-serve, which serve runs)")
     run(["swift", "build", "-c", "release", "--product", "reverse-audio"])
+    run(["swift", "build", "-c", "release", "--product", "reverse-audio-serve"])
     bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"],
                              check=True, capture_output=True, text=True).stdout.strip()
     path = Path(bin_dir) / "reverse-audio"

@@ -7,7 +7,7 @@ import Darwin
 
 /// Serialised writing to standard output and standard error (progress arrives from a worker
 /// thread while results are printed from the main task).
-enum Console {
+package enum Console {
     private static let lock = NSLock()
     // Set once, before a command runs (`--quiet`), read from any thread: under `lock`.
     nonisolated(unsafe) private static var quiet = false
@@ -18,11 +18,11 @@ enum Console {
         set { lock.lock(); quiet = newValue; lock.unlock() }
     }
 
-    static func out(_ line: String) {
+    package static func out(_ line: String) {
         write(line + "\n", to: FileHandle.standardOutput)
     }
 
-    static func error(_ line: String) {
+    package static func error(_ line: String) {
         write(line + "\n", to: FileHandle.standardError)
     }
 

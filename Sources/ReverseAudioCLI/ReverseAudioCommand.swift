@@ -3,9 +3,11 @@ import Foundation
 import ReverseAudio
 import ReverseAudioBatch
 
-@main
-struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
-    static let configuration = CommandConfiguration(
+/// The tool's root command, run by both executables, `reverse-audio`
+/// and `reverse-audio-serve` (the same commands, with the web server linked in); ``runAsTool()``
+/// parses and runs with the tool's one error style.
+package struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "reverse-audio",
         abstract: "Reverse, convert and inspect audio files, exactly as FFmpeg decodes them.",
         discussion: """
@@ -25,6 +27,8 @@ struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
                       CompletionCommand.self]
     )
 
+    package init() {}
+
     static let examples = [
         "reverse-audio convert song.mp3 song-reversed.wav --reverse",
         "reverse-audio reverse \"Audio Files\" -o Reversed --verify",
@@ -35,7 +39,7 @@ struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
     /// Parses and runs with one error style: `reverse-audio: error: …` on one line (then the
     /// usage for a usage error), a suggestion for a mistyped subcommand, and file names that
     /// look like flags refused before the parser reads them as flags (see ``FlagLookalikes``).
-    static func main() async {
+    package static func runAsTool() async {
         // Before anything else, so that a signal during parsing or a blocking read is handled
         // by the one rule (see SignalCancellation).
         SignalCancellation.install()

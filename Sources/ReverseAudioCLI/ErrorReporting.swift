@@ -5,7 +5,7 @@ import ReverseAudioCommandLine
 
 /// One-line messages on standard error, and the exit codes that go with them. The library's
 /// errors name its settings; here they gain the flags that change them.
-enum ErrorReporting {
+package enum ErrorReporting {
     static func describe(_ error: any Error) -> String {
         if let error = error as? ReverseAudioError { return error.description + advice(for: error) }
         if error is CancellationError { return stoppedBy() + "; no output was left behind" }
@@ -70,7 +70,7 @@ enum ErrorReporting {
         }
     }
 
-    static func printError(_ error: any Error) {
+    package static func printError(_ error: any Error) {
         Console.error("reverse-audio: error: \(describe(error))")
     }
 
@@ -93,7 +93,7 @@ enum ErrorReporting {
     /// The exit code for a run that ended with `error`: 128 + the signal's number when a signal
     /// stopped it (130 for Ctrl-C, 143 for SIGTERM, 129 for a closed terminal), whatever the
     /// error it stopped with; 64 for a usage error (``isUsageError(_:)``); 1 otherwise.
-    static func exitCode(for error: any Error) -> ExitCode {
+    package static func exitCode(for error: any Error) -> ExitCode {
         if let signal = SignalCancellation.receivedSignal { return ExitCode(SignalCancellation.status(for: signal)) }
         if error is CancellationError { return ExitCode(SignalCancellation.status(for: SIGINT)) }
         if isUsageError(error) { return .validationFailure }

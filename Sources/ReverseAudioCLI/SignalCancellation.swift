@@ -18,7 +18,7 @@ import Darwin
 ///    standard input, a device): it removes every registered partial and temporary file
 ///    (`ProcessCleanup`), restores the terminal and calls `_exit` with the same status.
 /// 3. A second signal does that at once.
-enum SignalCancellation {
+package enum SignalCancellation {
     /// The signals that stop the work cleanly.
     static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
     /// How long the work has, after the first signal, to stop by itself.
@@ -37,7 +37,7 @@ enum SignalCancellation {
     }
 
     /// Runs `work` in a task that the signals above cancel (at once if one already came).
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    package static func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let task = Task { try await work() }
         let token = state.register { task.cancel() }
         defer { state.unregister(token) }

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
-import ReverseAudioServer
 
-struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
-    static let configuration = CommandConfiguration(
+package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a folder's audio as a web page: play any file forwards or backwards, scrub, loop, reverse and trim; upload or record and get it back reversed.",
         discussion: """
@@ -13,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
             minutes. The page and its JSON API are described in README ("serve").
             """)
 
-    static let examples = [
+    package static let examples = [
         "reverse-audio serve \"Audio Files\"                 # http://127.0.0.1:8080/",
         "reverse-audio serve Music -o Out --port 0          # a free port, printed",
         "reverse-audio serve Music --host 0.0.0.0 --token s3cret   # other machines, with the token",
@@ -21,33 +20,33 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     ]
 
     @Argument(help: "The folder whose audio files are served.", completion: .directory)
-    var folder: String = "."
+    package var folder: String = "."
 
     @Option(name: [.short, .customLong("output")], help: "Where jobs write (default: FOLDER/Reversed).", completion: .directory)
-    var output: String?
+    package var output: String?
 
     @Option(help: "The address to listen on; anything but loopback needs --token.")
-    var host: String = "127.0.0.1"
+    package var host: String = "127.0.0.1"
 
     @Option(help: "The port (0: one the system picks, printed).")
-    var port: Int = 8080
+    package var port: Int = 8080
 
     @Option(help: "A token every request must carry (in the printed URL, then a cookie); required with --host.")
-    var token: String?
+    package var token: String?
 
     @Option(help: "The most an upload may hold, in MiB.")
-    var uploadLimit: Int = 2048
+    package var uploadLimit: Int = 2048
 
     @Option(help: "Minutes an upload is kept after it arrives (then removed; 0.5 is half a minute).")
-    var keepUploads: Double = 60
+    package var keepUploads: Double = 60
 
     @Option(help: ArgumentHelp("Hosts whose http(s) URLs jobs may read, comma-separated (none unless given: the server fetches nothing else).",
                                valueName: "H1,H2"))
-    var allowURLHosts: String?
+    package var allowURLHosts: String?
 
     @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
 
-    func validate() throws {
+    package func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port)") }
         guard (1...(1 << 30)).contains(uploadLimit) else { throw ValidationError("--upload-limit is in MiB, 1 or more, not \(uploadLimit)") }
         guard keepUploads > 0, keepUploads <= 525_600 else {
@@ -59,34 +58,22 @@ struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     }
 
     /// The hosts of --allow-url-hosts, lowercased.
-    private var urlHosts: [String] {
+    package var urlHosts: [String] {
         (allowURLHosts ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { _ in allowURLHosts != nil }
     }
 
-    func run() async throws {
-        let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
-        let server: AudioServer
-        do {
-            server = try AudioServer(.init(folder: folderURL, output: output.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                           host: host, port: port, token: token, uploadLimit: uploadLimit << 20,
-                                           uploadMaximumAge: keepUploads * 60, urlHosts: urlHosts))
-        } catch let error as ServerError {
-            Console.error("reverse-audio: error: \(error.description)")
-            // Settings that cannot work together are a usage error, as the parser's own are (64).
-            if case .setting = error { throw ExitCode.validationFailure }
-            throw ExitCode.failure
-        }
-        do {
-            try await SignalCancellation.run {
-                try await server.run { url in Console.out("Listening on \(url)") }
-            }
-        } catch let error as ServerError {
-            Console.error("reverse-audio: error: \(error.description)")
-            throw ExitCode.failure
-        } catch {
-            ErrorReporting.printError(error)
-            throw ErrorReporting.exitCode(for: error)
-        }
+    package init() {}
+
+    package func run() async throws {
+        guard let server = Self.server else { try ServerHandOff.handOver() }
+        try await server(self)
     }
+
+    /// Runs the server: set by the `reverse-audio-serve` executable, which links it. The
+    /// `reverse-audio` executable leaves it unset and hands its command line to
+    /// `reverse-audio-serve` (``ServerHandOff``), so that every other command starts without the
+    /// web server's code (Hummingbird and SwiftNIO: three quarters of the binary, about 3 MB of
+    /// memory and a few milliseconds at every start). Set once, before the command line is parsed.
+    nonisolated(unsafe) package static var server: ((ServeCommand) async throws -> Void)?
 }

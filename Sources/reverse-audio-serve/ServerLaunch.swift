@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import ReverseAudioCLI
+import ReverseAudioServer
+
+/// Runs the server `serve`'s command line asks for, until a signal stops it.
+enum ServerLaunch {
+    @Sendable static func run(_ command: ServeCommand) async throws {
+        let folderURL = URL(fileURLWithPath: command.folder, isDirectory: true)
+        let server: AudioServer
+        do {
+            server = try AudioServer(.init(folder: folderURL, output: command.output.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                                           host: command.host, port: command.port, token: command.token,
+                                           uploadLimit: command.uploadLimit << 20, uploadMaximumAge: command.keepUploads * 60,
+                                           urlHosts: command.urlHosts))
+        } catch let error as ServerError {
+            Console.error("reverse-audio: error: \(error.description)")
+            // Settings that cannot work together are a usage error, as the parser's own are (64).
+            if case .setting = error { throw ExitCode.validationFailure }
+            throw ExitCode.failure
+        }
+        do {
+            try await SignalCancellation.run {
+                try await server.run { url in Console.out("Listening on \(url)") }
+            }
+        } catch let error as ServerError {
+            Console.error("reverse-audio: error: \(error.description)")
+            throw ExitCode.failure
+        } catch {
+            ErrorReporting.printError(error)
+            throw ErrorReporting.exitCode(for: error)
+        }
+    }
+}
