@@ -6,7 +6,8 @@ import CFFmpeg
 /// the samples equal `ffmpeg -i X -f s16le -acodec pcm_s16le -` byte for byte (and equal
 /// `ffmpeg -ac 1` when mixing down, `-ar N` when resampling). The output rate and layout are
 /// fixed by the first frame; a later change in the input is converted back to them, as the CLI
-/// does (what a rate conversion still holds at the change is dropped, as there). Frames already in the output format are handed back without conversion.
+/// does (what a rate conversion still holds at the change is dropped, as there). Frames already
+/// in the output format are handed back without conversion.
 package final class Resampler {
     /// What the output channels are.
     package enum Channels: Sendable {
@@ -86,23 +87,19 @@ package final class Resampler {
         if inputFormat == nil || !inputFormat!.isSame(as: format) {
             try configure(for: format)
         }
-        return try run(input: planes, count: count, after: 0)
+        return try run(input: planes, count: count)
     }
 
     /// Returns what swresample still holds at the end of the stream.
     package func flush() throws(FFmpegError) -> UnsafeRawBufferPointer {
         guard context != nil else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return try drain(appendingTo: 0)
+        return try run(input: nil, count: 0)
     }
 
     /// Forgets buffered samples and history (after a seek), keeping the output format.
     package func reset() {
         swr_free(&context)
         inputFormat = nil
-    }
-
-    private func drain(appendingTo offset: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
-        try run(input: nil, count: 0, after: offset)
     }
 
     /// The first frame fixes the output's rate and layout.
@@ -126,19 +123,17 @@ package final class Resampler {
         inputFormat = format
     }
 
-    /// Converts `count` input frames (nil input drains) into the output buffer after `offset`
-    /// bytes that are already there.
-    private func run(input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int,
-                     after offset: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
+    /// Converts `count` input frames (nil input drains) into the output buffer.
+    private func run(input: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int) throws(FFmpegError) -> UnsafeRawBufferPointer {
         let room = max(Int(swr_get_out_samples(context, Int32(count))), 0)
-        reserve(bytes: offset + room * outputBytesPerFrame)
-        var destination: UnsafeMutablePointer<UInt8>? = (output! + offset).assumingMemoryBound(to: UInt8.self)
+        reserve(bytes: room * outputBytesPerFrame)
+        var destination: UnsafeMutablePointer<UInt8>? = output!.assumingMemoryBound(to: UInt8.self)
         let source = UnsafeMutableRawPointer(input).map {
             $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         }
         let converted = swr_convert(context, &destination, Int32(room), source, Int32(count))
         try FFmpegError.check(converted, "converting samples")
-        return UnsafeRawBufferPointer(start: output, count: offset + Int(converted) * outputBytesPerFrame)
+        return UnsafeRawBufferPointer(start: output, count: Int(converted) * outputBytesPerFrame)
     }
 
     private func reserve(bytes: Int) {
