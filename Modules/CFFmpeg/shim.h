@@ -58,6 +58,7 @@ static inline int ra_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int ra_averror_eof(void) { return AVERROR_EOF; }
 static inline int ra_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int ra_averror_einval(void) { return AVERROR(EINVAL); }
+static inline int ra_averror_eperm(void) { return AVERROR(EPERM); }
 static inline int ra_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int ra_averror_exit(void) { return AVERROR_EXIT; }
 static inline int ra_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
@@ -103,6 +104,7 @@ static inline int ra_packet_set_skip_samples(AVPacket *packet, uint32_t skip_sta
 }
 
 static inline int ra_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
+static inline int ra_avio_flag_read(void) { return AVIO_FLAG_READ; }
 
 // A packet copied into another file as it is: without side data (the new file's header states
 // its own gapless trimming) and without the decode-only flag the demuxer may have set.

@@ -11,6 +11,9 @@ package final class Demuxer {
     /// What FFmpeg reads: a path, or for a FIFO an I/O context of ours that never blocks
     /// (kept until the format context is closed).
     private let input: LocalPath.Input
+    /// The context's `io_open`: what the input names (a playlist's entries) is not opened
+    /// unless allowed, and remote addresses stay on the allowed hosts.
+    private let nestedOpens: NestedOpenGuard
 
     /// Bytes read without a packet coming out (or while opening) before the input is taken for
     /// junk. Real files need far less: a probe reads at most a few MiB, and a packet is small.
@@ -44,6 +47,11 @@ package final class Demuxer {
             }
         }
         self.input = input
+        let allowsPlaylist = InputRules.allowsPlaylist(at: path)
+        let nestedOpens = NestedOpenGuard(inputURL: input.url, allowsNested: allowsPlaylist,
+                                          protocols: input.isRemote ? LocalPath.remoteProtocols : "file,pipe")
+        self.nestedOpens = nestedOpens
+        nestedOpens.install(in: allocated)
         if let custom = input.context {
             allocated.pointee.pb = custom
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -53,6 +61,14 @@ package final class Demuxer {
         // reads give the same packets, positions and stamps for a third less of the parser's
         // CPU (about 0.08 s a 30-minute FLAC file). Demuxers without the option leave it unused.
         av_dict_set(&options, "raw_packet_size", "32768", 0)
+        av_dict_set(&options, "protocol_whitelist", nestedOpens.protocols, 0)
+        if allowsPlaylist {
+            // The concat demuxer's own check refuses absolute paths and `..`; here the guard
+            // applies the input's rules to what it names instead.
+            av_dict_set(&options, "safe", "0", 0)
+        } else {
+            av_dict_set(&options, "format_whitelist", InputRules.directFormatList, 0)
+        }
         if input.isRemote {
             for (key, value) in LocalPath.remoteOptions { av_dict_set(&options, key, value, 0) }
         }
@@ -61,9 +77,17 @@ package final class Demuxer {
         av_dict_free(&options)
         if openResult < 0 {
             interrupt.context = nil
+            if let refusal = nestedOpens.refusal {
+                throw FFmpegError(code: ra_averror_eperm(), operation: "opening the file", path: path, message: "refused: \(refusal)")
+            }
+            if !allowsPlaylist, !input.isRemote, input.context == nil, openResult == ra_averror_einval(),
+               let format = InputRules.probedFormat(of: input.url), InputRules.indirectFormats.contains(format) {
+                throw Demuxer.playlistRefusal(format, path: path)
+            }
             throw Demuxer.error(openResult, "opening the file", path: path, interrupt: interrupt)
         }
         interrupt.context = opened
+
         if !probesPictures, let context = opened { Demuxer.releaseAttachedPictures(context) }
         let probed = avformat_find_stream_info(opened, nil)
         // A probe the interrupt callback cut short can still return success, with streams it had
@@ -100,6 +124,12 @@ package final class Demuxer {
             released = true
         }
         if released { avformat_flush(context) }
+    }
+
+    /// The error for an input that is a playlist or another indirection (`format`), not opened.
+    private static func playlistRefusal(_ format: String, path: String) -> FFmpegError {
+        FFmpegError(code: ra_averror_eperm(), operation: "opening the file", path: path,
+                    message: "refused: a playlist or indirection (\(format)), which names other files or addresses to read, is not opened")
     }
 
     /// The error for a failed call, telling an input that was junk from a cancellation.

@@ -12,7 +12,7 @@ enum LocalPath {
     /// or concatenation protocol. Standard input or output connected to a socket cannot be
     /// opened by name (ENXIO), so those go through FFmpeg's `pipe` protocol on the descriptor.
     static func url(for path: String) -> String {
-        if isRemote(path) { return path }
+        if isRemote(path) { return lowercasingScheme(path) }
         if path == "/dev/stdout" && isSocket(STDOUT_FILENO) { return "pipe:1" }
         if path == "/dev/stdin" && isSocket(STDIN_FILENO) { return "pipe:0" }
         return "file:" + path
@@ -26,14 +26,23 @@ enum LocalPath {
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
-    /// The options a remote input is opened with: HTTP(S) and what it runs on, nothing else
-    /// (a redirect to `file:` or `concat:` is refused by FFmpeg); 20 s without a byte is a
-    /// failure (a cancellation is asked every few milliseconds besides, see `InterruptCheck`).
-    static let remoteOptions: [(String, String)] = [
-        ("protocol_whitelist", "http,https,tcp,tls"),
-        ("rw_timeout", "20000000"),
-        ("user_agent", "reverse-audio"),
-    ]
+    /// `path` with its scheme lowercased: FFmpeg finds protocols by exact name (`HTTP://` is
+    /// "Protocol not found"), where URLs' schemes are case-insensitive (RFC 3986 § 3.1).
+    private static func lowercasingScheme(_ path: String) -> String {
+        guard let colon = path.firstIndex(of: ":") else { return path }
+        return path[..<colon].lowercased() + path[colon...]
+    }
+
+    /// The protocols a remote input (and what it opens) may use: HTTP(S) and what it runs on.
+    static let remoteProtocols = "http,https,tcp,tls"
+
+    /// The options a remote input is opened with (its protocols are ``remoteProtocols``, and
+    /// a redirect to `file:` or `concat:` is refused by FFmpeg): ``InputRules/remoteTimeout``
+    /// without a byte, or to connect, is a failure (a cancellation is asked every few
+    /// milliseconds besides, see `InterruptCheck`).
+    static var remoteOptions: [(String, String)] {
+        [("rw_timeout", String(Int64(InputRules.remoteTimeout * 1_000_000))), ("user_agent", "reverse-audio")]
+    }
 
     /// Why an input could not be opened.
     enum OpenFailure: Error {
@@ -56,7 +65,7 @@ enum LocalPath {
     /// holds the process past a cancellation.
     /// - Throws: ``OpenFailure``.
     static func input(for path: String, isCancelled: @escaping () -> Bool) throws(OpenFailure) -> Input {
-        if isRemote(path) { return Input(url: path, isRemote: true) }
+        if isRemote(path) { return Input(url: url(for: path), isRemote: true) }
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFIFO else { return Input(url: url(for: path)) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)

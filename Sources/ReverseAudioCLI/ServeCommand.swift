@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReverseAudio
 
 package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     package static let configuration = CommandConfiguration(
@@ -15,8 +16,8 @@ package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleComm
     package static let examples = [
         "reverse-audio serve \"Audio Files\"                 # http://127.0.0.1:8080/",
         "reverse-audio serve Music -o Out --port 0          # a free port, printed",
-        "reverse-audio serve Music --host 0.0.0.0 --token s3cret   # other machines, with the token",
-        "reverse-audio serve Music --allow-url-hosts media.example.org   # jobs may read URLs there",
+        "reverse-audio serve Music --host 0.0.0.0 --token-file ~/.serve-token   # other machines, with the token",
+        "reverse-audio serve Music --allow-url-hosts media.example.org,cdn.example.org:8443   # jobs may read URLs there",
     ]
 
     @Argument(help: "The folder whose audio files are served.", completion: .directory)
@@ -31,8 +32,12 @@ package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleComm
     @Option(help: "The port (0: one the system picks, printed).")
     package var port: Int = 8080
 
-    @Option(help: "A token every request must carry (in the printed URL, then a cookie); required with --host.")
+    @Option(help: ArgumentHelp("A token every request must carry (in the printed URL, then a cookie), 16 characters or more; made and printed when --host is not loopback. Shown by ps: prefer --token-file or REVERSE_AUDIO_TOKEN.",
+                               valueName: "TOKEN"))
     package var token: String?
+
+    @Option(help: ArgumentHelp("A file whose first line is the token.", valueName: "FILE"), completion: .file())
+    package var tokenFile: String?
 
     @Option(help: "The most an upload may hold, in MiB.")
     package var uploadLimit: Int = 2048
@@ -40,9 +45,12 @@ package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleComm
     @Option(help: "Minutes an upload is kept after it arrives (then removed; 0.5 is half a minute).")
     package var keepUploads: Double = 60
 
-    @Option(help: ArgumentHelp("Hosts whose http(s) URLs jobs may read, comma-separated (none unless given: the server fetches nothing else).",
-                               valueName: "H1,H2"))
+    @Option(help: ArgumentHelp("Hosts whose http(s) URLs jobs may read, comma-separated, each HOST (ports 80 and 443) or HOST:PORT (none unless given: the server fetches nothing else; redirects elsewhere are refused).",
+                               valueName: "H1,H2:PORT"))
     package var allowURLHosts: String?
+
+    @Option(help: ArgumentHelp("Seconds a URL's server may take to connect or to send the next bytes.", valueName: "SECONDS"))
+    package var urlTimeout: Double = 15
 
     @OptionGroup(title: SharedOptions.title) var verbosity: VerbosityOptions
 
@@ -52,9 +60,30 @@ package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleComm
         guard keepUploads > 0, keepUploads <= 525_600 else {
             throw ValidationError("--keep-uploads is in minutes, more than 0 and at most 525600 (a year), not \(keepUploads)")
         }
-        for host in urlHosts where host.isEmpty || host.contains("/") || host.contains(":") && !host.hasPrefix("[") {
-            throw ValidationError("--allow-url-hosts takes host names, like media.example.org,cdn.example.org, not \"\(host)\"")
+        for host in urlHosts where !InputPolicy.isHostEntry(host) {
+            throw ValidationError("--allow-url-hosts takes HOST or HOST:PORT entries, like media.example.org,cdn.example.org:8443, not \"\(host)\"")
         }
+        guard urlTimeout > 0, urlTimeout <= 3600 else { throw ValidationError("--url-timeout is in seconds, more than 0 and at most 3600, not \(urlTimeout)") }
+        if token != nil && tokenFile != nil { throw ValidationError("--token and --token-file exclude each other: give one of them") }
+        if verbosity.playlists.allowPlaylists {
+            throw ValidationError("serve never opens playlists (files that name others to read): --allow-playlists is for the other commands")
+        }
+    }
+
+    /// The token from --token, --token-file or REVERSE_AUDIO_TOKEN (in that order), if any.
+    /// - Throws: `ValidationError` for a token file that cannot be read or holds no token.
+    package func givenToken(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: (tokenFile as NSString).expandingTildeInPath, encoding: .utf8) else {
+                throw ValidationError("--token-file \(tokenFile): cannot be read")
+            }
+            let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !line.isEmpty else { throw ValidationError("--token-file \(tokenFile): holds no token on its first line") }
+            return line
+        }
+        if let fromEnvironment = environment["REVERSE_AUDIO_TOKEN"], !fromEnvironment.isEmpty { return fromEnvironment }
+        return nil
     }
 
     /// The hosts of --allow-url-hosts, lowercased.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ReverseAudio
 import NIOCore
 import ServiceLifecycle
 
@@ -30,17 +31,24 @@ package struct AudioServer: Sendable {
         package var host: String
         /// The port; 0 for one the system picks.
         package var port: Int
-        /// The token every request must carry; required for any host but loopback.
+        /// The token every request must carry, 16 characters or more; for any host but
+        /// loopback one is made when none is given.
         package var token: String?
         /// Bytes an upload may hold.
         package var uploadLimit: Int
         /// Seconds an upload is kept after its last byte.
         package var uploadMaximumAge: TimeInterval
-        /// The hosts a job's `url` may name; none unless given (the server is no open proxy).
+        /// The hosts a job's `url` may name, each `host` (ports 80 and 443) or `host:port`; none
+        /// unless given (the server is no open proxy).
         package var urlHosts: [String]
+        /// Seconds a remote input may take to connect or between two bytes.
+        package var urlTimeout: Double
+        /// How long a connection may take over a request, and how many may be open.
+        var connectionLimits = ConnectionLimits.Settings()
 
         package init(folder: URL, output: URL? = nil, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                     uploadLimit: Int = 2 << 30, uploadMaximumAge: TimeInterval = 3600, urlHosts: [String] = []) {
+                     uploadLimit: Int = 2 << 30, uploadMaximumAge: TimeInterval = 3600, urlHosts: [String] = [],
+                     urlTimeout: Double = 15) {
             self.folder = folder
             self.output = output ?? folder.appendingPathComponent("Reversed")
             self.host = host
@@ -49,22 +57,47 @@ package struct AudioServer: Sendable {
             self.uploadLimit = uploadLimit
             self.uploadMaximumAge = uploadMaximumAge
             self.urlHosts = urlHosts
+            self.urlTimeout = urlTimeout
         }
     }
 
     let settings: Settings
     let folder: MediaFolder
 
-    /// - Throws: ``ServerError`` for a folder that is not one, or another host without a token.
+    /// The shortest token taken: 16 characters of the URL-safe set are 95 bits or more.
+    package static let shortestToken = 16
+
+    /// - Throws: ``ServerError`` for a folder that is not one, a token too short, or hosts
+    ///   that are not `host[:port]`.
     package init(_ settings: Settings) throws {
-        guard RequestGuard.isLoopback(settings.host) || settings.token != nil else {
-            throw ServerError.setting("--host \(settings.host) reaches this server from other machines: it needs --token")
+        var settings = settings
+        if let token = settings.token {
+            guard token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                throw ServerError.setting("the token must be letters, digits and - _ . ~ (it goes into a URL)")
+            }
+            guard token.count >= Self.shortestToken else {
+                throw ServerError.setting("the token must be \(Self.shortestToken) characters or more (this one has \(token.count))")
+            }
+        } else if !RequestGuard.isLoopback(settings.host) {
+            // Reachable from other machines: never without a token, one made here if none was given.
+            settings.token = Self.makeToken()
         }
-        if let token = settings.token, token.isEmpty || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
-            throw ServerError.setting("--token must be letters, digits and - _ . ~ (it goes into a URL)")
+        guard InputPolicy.restrictRemoteHosts(to: settings.urlHosts) else {
+            throw ServerError.setting("--allow-url-hosts takes host or host:port entries, like media.example.org,cdn.example.org:8443")
         }
+        guard settings.urlTimeout > 0, settings.urlTimeout <= 3600 else {
+            throw ServerError.setting("--url-timeout is in seconds, more than 0 and at most 3600")
+        }
+        InputPolicy.remoteTimeout = settings.urlTimeout
         self.settings = settings
         folder = try MediaFolder(root: settings.folder, output: settings.output)
+    }
+
+    /// 32 random characters of the URL-safe set (190 bits).
+    static func makeToken() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<32).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
     }
 
     /// Serves until the calling task is cancelled (the tool cancels it on SIGINT, SIGTERM or
@@ -80,7 +113,7 @@ package struct AudioServer: Sendable {
         router.add(middleware: LateGuard(settings: settings, port: boundPort))
         let uploads = UploadStore(output: settings.output, limit: settings.uploadLimit, maximumAge: settings.uploadMaximumAge)
         Routes(folder: folder, jobs: jobs, files: OpenFiles(), catalog: FileCatalog(), uploads: uploads,
-               urlHosts: Set(settings.urlHosts.map { $0.lowercased() })).add(to: router)
+               urlHosts: settings.urlHosts).add(to: router)
         // Old uploads go at the start and then as they age (checked a few times per age, at most a minute apart).
         let sweepEvery = min(60, max(1, settings.uploadMaximumAge / 4))
         let sweeper = Task {
@@ -89,11 +122,17 @@ package struct AudioServer: Sendable {
                 try? await Task.sleep(for: .seconds(sweepEvery))
             }
         }
-        defer { sweeper.cancel() }
+        defer {
+            sweeper.cancel()
+            LinkFolder.shared.removeAll()
+        }
         var logger = Logger(label: "reverse-audio.serve")
         logger.logLevel = .critical
+        let limits = settings.connectionLimits
+        let connections = ConnectionLimits.Count()
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionLimits(settings: limits, count: connections)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "reverse-audio"),
             onServerRunning: { channel in
                 let chosen = channel.localAddress?.port ?? port

@@ -24,6 +24,19 @@ actor FileCatalog {
     private var rows: [OpenFiles.Key: Row] = [:]
     private var waveforms: [WaveformKey: [UInt8]] = [:]
     private var waveformOrder: [WaveformKey] = []
+    private var waveformBytes = 0
+    private var waveformsInFlight: [WaveformKey: Task<[UInt8], any Error>] = [:]
+    /// Bytes of waveform data kept: the server's memory does not grow with the requests made.
+    let waveformBudget: Int
+    /// Points a waveform may have (`frames ÷ samplesPerPixel`): bounds each request's memory
+    /// and answer (about 12 MiB of JSON) whatever the file's length.
+    static let maximumPixels = 1 << 20
+    /// Whole-file passes made at once; more requests wait for one to end.
+    private let passes = AsyncLimit(2)
+
+    init(waveformBudget: Int = 64 << 20) {
+        self.waveformBudget = waveformBudget
+    }
 
     private struct WaveformKey: Hashable {
         let file: OpenFiles.Key
@@ -31,36 +44,77 @@ actor FileCatalog {
         let format: WaveformData.Format
     }
 
-    /// The row of `url`, named `name`; nil for a file that cannot be read as audio (it is left
-    /// out of the list, as `list` leaves it out).
-    func row(name: String, url: URL) async -> Row? {
-        guard let key = OpenFiles.Key(path: url.path) else { return nil }
-        if let found = rows[key] { return Row(name: name, duration: found.duration, frames: found.frames, sampleRate: found.sampleRate,
-                                              channels: found.channels, format: found.format, codec: found.codec) }
-        guard let info = try? await OffThread.run({ try AudioInfo.read(from: url) }), let frames = info.frames, info.sampleRate > 0 else {
-            return nil
-        }
-        let row = Row(name: name, duration: Double(frames) / Double(info.sampleRate), frames: frames, sampleRate: info.sampleRate,
-                      channels: info.channelCount, format: url.pathExtension.lowercased(), codec: info.codec)
-        rows[key] = row
-        return row
+    /// The row of `file`; nil for a file that cannot be read as audio.
+    func row(_ file: FolderFile) async -> Row? {
+        try? await describe(file).get()
     }
 
-    /// `url`'s waveform data at `samplesPerPixel`, in `format`: the bytes `reverse-audio
-    /// waveform` writes (made in a temporary folder, then kept in memory while few).
-    func waveform(of url: URL, samplesPerPixel: Int, format: WaveformData.Format) async throws -> [UInt8] {
-        guard let file = OpenFiles.Key(path: url.path) else { throw HTTPError(.notFound, message: "no such file") }
-        let key = WaveformKey(file: file, samplesPerPixel: samplesPerPixel, format: format)
-        if let found = waveforms[key] { return found }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reverse-audio-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("waveform.\(format.rawValue)")
-        try await WaveformData.write(url, to: [.init(output, zoom: .samplesPerPixel(samplesPerPixel))])
-        let bytes = try [UInt8](Data(contentsOf: output))
-        waveforms[key] = bytes
-        waveformOrder.append(key)
-        if waveformOrder.count > 16 { waveforms[waveformOrder.removeFirst()] = nil }
+    /// The row of `file`, or why it cannot be read as audio (the library's error).
+    func describe(_ file: FolderFile) async -> Result<Row, any Error> {
+        let name = file.name
+        if let found = rows[file.key] { return .success(Row(name: name, duration: found.duration, frames: found.frames, sampleRate: found.sampleRate,
+                                                             channels: found.channels, format: found.format, codec: found.codec)) }
+        let info: AudioInfo
+        do {
+            let url = try file.url()
+            info = try await OffThread.run { try AudioInfo.read(from: url) }
+        } catch {
+            return .failure(error)
+        }
+        guard let frames = info.frames, info.sampleRate > 0 else {
+            return .failure(ReverseAudioError.input(.decodingFailed(path: name, reason: "its length cannot be known")))
+        }
+        let row = Row(name: name, duration: Double(frames) / Double(info.sampleRate), frames: frames, sampleRate: info.sampleRate,
+                      channels: info.channelCount, format: (name as NSString).pathExtension.lowercased(), codec: info.codec)
+        rows[file.key] = row
+        return .success(row)
+    }
+
+    /// The smallest samples-per-pixel a file of `frames` frames is drawn at.
+    static func minimumSamplesPerPixel(frames: Int64) -> Int {
+        max(2, Int((frames + Int64(maximumPixels) - 1) / Int64(maximumPixels)))
+    }
+
+    /// `file`'s waveform data at `samplesPerPixel`, in `format`: the bytes `reverse-audio
+    /// waveform` writes (made in a temporary folder, then kept in memory within
+    /// ``waveformBudget``). Requests for the same data while it is made share that pass.
+    func waveform(of file: FolderFile, samplesPerPixel: Int, format: WaveformData.Format) async throws -> [UInt8] {
+        let key = WaveformKey(file: file.key, samplesPerPixel: samplesPerPixel, format: format)
+        if let found = waveforms[key] {
+            waveformOrder.removeAll { $0 == key }
+            waveformOrder.append(key)
+            return found
+        }
+        if let running = waveformsInFlight[key] { return try await running.value }
+        let passes = self.passes
+        let task = Task<[UInt8], any Error> {
+            try await passes.run {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reverse-audio-serve-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let output = folder.appendingPathComponent("waveform.\(format.rawValue)")
+                try await WaveformData.write(try file.url(), to: [.init(output, zoom: .samplesPerPixel(samplesPerPixel))])
+                return try [UInt8](Data(contentsOf: output))
+            }
+        }
+        waveformsInFlight[key] = task
+        defer { waveformsInFlight[key] = nil }
+        let bytes = try await task.value
+        keep(bytes, as: key)
         return bytes
     }
+
+    private func keep(_ bytes: [UInt8], as key: WaveformKey) {
+        guard bytes.count <= waveformBudget / 4, waveforms[key] == nil else { return }
+        waveforms[key] = bytes
+        waveformOrder.append(key)
+        waveformBytes += bytes.count
+        while waveformBytes > waveformBudget, !waveformOrder.isEmpty {
+            let victim = waveformOrder.removeFirst()
+            waveformBytes -= waveforms.removeValue(forKey: victim)?.count ?? 0
+        }
+    }
+
+    /// Bytes of waveform data kept now.
+    var keptWaveformBytes: Int { waveformBytes }
 }

@@ -35,6 +35,12 @@ struct JobRequest: Decodable, Sendable {
         case upload(String)
         case url(String)
 
+        /// True for an upload's name.
+        var isUpload: Bool {
+            if case .upload = self { return true }
+            return false
+        }
+
         /// How the job's status names it.
         var name: String {
             switch self {

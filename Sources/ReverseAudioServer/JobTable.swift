@@ -8,26 +8,47 @@ import ReverseAudio
 ///
 /// Progress goes to every subscriber of a job's events, in order (a fraction never goes back).
 /// Cancelling a job, or the server shutting down, stops it and removes its partial file.
+///
+/// Jobs on remote addresses have slots and a limit of their own: a stalled server fills
+/// those, never the local jobs' (which go on being accepted and run).
 actor JobTable {
     let folder: MediaFolder
     let runningAtOnce: Int
     let unfinishedAtMost: Int
+    /// Unfinished jobs on remote addresses at most (besides ``unfinishedAtMost`` local ones).
+    let remoteUnfinishedAtMost: Int
+    private let localSlots: AsyncLimit
+    private let remoteSlots: AsyncLimit
     private var jobs: [String: Entry] = [:]
-    private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
     private var nextNumber = 1
 
     private struct Entry {
         var status: JobStatus
         var url: URL
+        var isRemote: Bool
         var task: Task<Void, Never>?
         var subscribers: [UUID: AsyncStream<JobStatus>.Continuation] = [:]
     }
 
-    init(folder: MediaFolder, runningAtOnce: Int = 2, unfinishedAtMost: Int = 16) {
+    /// What a job reads: a file opened when the job was accepted (kept open until it ends),
+    /// or a remote address (read only inside the job, never while the request waits).
+    enum Input: Sendable {
+        case file(FolderFile)
+        case remote(URL)
+
+        var isRemote: Bool {
+            if case .remote = self { return true }
+            return false
+        }
+    }
+
+    init(folder: MediaFolder, runningAtOnce: Int = 2, unfinishedAtMost: Int = 16, remoteUnfinishedAtMost: Int = 8) {
         self.folder = folder
         self.runningAtOnce = runningAtOnce
         self.unfinishedAtMost = unfinishedAtMost
+        self.remoteUnfinishedAtMost = remoteUnfinishedAtMost
+        localSlots = AsyncLimit(runningAtOnce)
+        remoteSlots = AsyncLimit(runningAtOnce)
     }
 
     /// The length of an audio job's input, which a range is checked against.
@@ -40,7 +61,7 @@ actor JobTable {
     /// long when it is audio), or refuses it: 400 for a bad name, format, setting or range (one
     /// past the end included), 409 when the output exists or another job writes it, 503 when
     /// too many are unfinished.
-    func start(_ request: JobRequest, input: URL, inputName: String, length: AudioLength?) throws -> JobStatus {
+    func start(_ request: JobRequest, input: Input, inputName: String, length: AudioLength?) throws -> JobStatus {
         let name = request.output
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), !name.hasPrefix("."), name.count <= 255 else {
             throw HTTPError(.badRequest, message: "output: a plain file name in the output folder, like song-reversed.wav")
@@ -73,8 +94,10 @@ actor JobTable {
         } catch {
             throw folder.answer(for: error)
         }
-        guard jobs.values.filter({ $0.status.status == .running }).count < unfinishedAtMost else {
-            throw HTTPError(.serviceUnavailable, message: "\(unfinishedAtMost) jobs are unfinished already; try again when one ends")
+        let limit = input.isRemote ? remoteUnfinishedAtMost : unfinishedAtMost
+        guard jobs.values.filter({ $0.status.status == .running && $0.isRemote == input.isRemote }).count < limit else {
+            let kind = input.isRemote ? " on remote addresses" : ""
+            throw HTTPError(.serviceUnavailable, message: "\(limit) jobs\(kind) are unfinished already; try again when one ends")
         }
         if jobs.values.contains(where: { $0.status.status == .running && $0.url == output }) {
             throw HTTPError(.conflict, message: "\(name): another job is writing it")
@@ -91,19 +114,25 @@ actor JobTable {
         nextNumber += 1
         let status = JobStatus(id: id, file: inputName, operation: request.operation.rawValue, output: name,
                                status: .running, fraction: 0, error: nil)
-        jobs[id] = Entry(status: status, url: output)
+        jobs[id] = Entry(status: status, url: output, isRemote: input.isRemote)
+        let slots = input.isRemote ? remoteSlots : localSlots
         let task = Task { [folder] in
-            await self.waitForSlot()
-            defer { self.releaseSlot() }
             let progress: ProgressHandler = { fraction in Task { await self.update(id, fraction: fraction) } }
             do {
-                try Task.checkCancellation()
-                try await Self.run(request, input: input, output: output, range: range, progress: progress)
+                try await slots.run {
+                    try Task.checkCancellation()
+                    switch input {
+                    case .file(let file):
+                        try await Self.run(request, input: try file.url(), output: output, range: range, progress: progress)
+                    case .remote(let url):
+                        try await Self.run(request, input: url, output: output, range: range, progress: progress)
+                    }
+                }
                 self.finish(id, error: nil)
             } catch is CancellationError {
                 self.finish(id, error: "cancelled")
             } catch {
-                self.finish(id, error: "\((folder.answer(for: error) as? HTTPError)?.body ?? "failed")")
+                self.finish(id, error: Self.reason(error, input: input, folder: folder))
             }
         }
         jobs[id]?.task = task
@@ -128,19 +157,18 @@ actor JobTable {
         }
     }
 
-    private func waitForSlot() async {
-        if running < runningAtOnce {
-            running += 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    private func releaseSlot() {
-        if waiting.isEmpty {
-            running -= 1
-        } else {
-            waiting.removeFirst().resume()
+    /// Why a job failed, as its status says it: the library's reason with the server's paths
+    /// taken out; for a remote input one text whatever the network said (a page must not learn
+    /// which ports of a host answer).
+    private static func reason(_ error: any Error, input: Input, folder: MediaFolder) -> String {
+        switch input {
+        case .remote(let url):
+            if let error = error as? ReverseAudioError, case .input = error {
+                return "\(url.absoluteString): could not be read as audio (no answer, an error, or not audio)"
+            }
+            return "\((folder.answer(for: error) as? HTTPError)?.body ?? "failed")"
+        case .file(let file):
+            return file.naming("\((folder.answer(for: error) as? HTTPError)?.body ?? "failed")")
         }
     }
 

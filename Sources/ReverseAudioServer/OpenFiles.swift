@@ -13,8 +13,8 @@ import Darwin
 /// and its decoder, about 5.5 MiB (measured by `scripts/bench --tables serve`): the server's
 /// memory does not depend on the files' lengths, and stays under ~150 MiB with every slot used.
 ///
-/// A file is known by its device, inode, size and modification time: one replaced or rewritten
-/// since is opened again.
+/// A file is known by its device, inode, size and modification time as its descriptor was
+/// opened (``FolderFile``): one replaced or rewritten since is opened again.
 final class OpenFiles: @unchecked Sendable {
     // @unchecked: `entries` and `recency` are touched only under `lock`.
     private let lock = NSLock()
@@ -33,6 +33,10 @@ final class OpenFiles: @unchecked Sendable {
         init?(path: String) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        init(_ status: stat) {
             device = UInt64(status.st_dev)
             inode = UInt64(status.st_ino)
             size = Int64(status.st_size)
@@ -47,24 +51,26 @@ final class OpenFiles: @unchecked Sendable {
     }
 
     /// One file, opened by the first request that needs it; later ones wait for that open.
+    /// The file is kept open with it: its decode reads through the file's descriptor.
     private final class Entry: @unchecked Sendable {
         // @unchecked: `opened` is set once under `opening`.
         let opening = NSLock()
+        let file: FolderFile
         var opened: Result<DecodedFrames, any Error>?
+
+        init(file: FolderFile) { self.file = file }
     }
 
-    /// `url`'s decode, opened now or earlier (blocking: call it off the request threads).
-    func frames(of url: URL) throws -> DecodedFrames {
-        guard let key = Key(path: url.path) else {
-            throw ReverseAudioError.input(.fileNotFound(path: url.path))
-        }
+    /// `file`'s decode, opened now or earlier (blocking: call it off the request threads).
+    func frames(of file: FolderFile) throws -> DecodedFrames {
+        let key = file.key
         let entry = lock.withLock {
             if let found = entries[key] {
                 recency.removeAll { $0 == key }
                 recency.append(key)
                 return found
             }
-            let created = Entry()
+            let created = Entry(file: file)
             entries[key] = created
             recency.append(key)
             while recency.count > capacity {
@@ -75,7 +81,7 @@ final class OpenFiles: @unchecked Sendable {
         }
         return try entry.opening.withLock {
             if let opened = entry.opened { return try opened.get() }
-            let opened = Result { try DecodedFrames(url: url) }
+            let opened = Result { try DecodedFrames(url: try entry.file.url()) }
             entry.opened = opened
             if case .failure = opened { lock.withLock { if entries[key] === entry { entries[key] = nil } } }
             return try opened.get()

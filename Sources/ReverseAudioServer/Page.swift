@@ -16,7 +16,8 @@ enum Page {
         default: return Response(status: .notFound)
         }
         let headers: HTTPFields = [.contentType: mediaType(of: URL(fileURLWithPath: name)), .cacheControl: "no-store",
-                                   .init("Content-Security-Policy")!: "default-src 'self'; media-src 'self' blob:; img-src 'self' data:"]
+                                   .init("Content-Security-Policy")!: "default-src 'self'; media-src 'self' blob:; img-src 'self' data:; frame-ancestors 'none'",
+                                   .init("X-Frame-Options")!: "DENY"]
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -10,23 +10,31 @@ import Hummingbird
 ///   `::`) any name may reach it, and the token (required there) is what keeps others out.
 /// - `Origin`, when the browser sends one, must be this server's as the request names it:
 ///   another site's script is refused with 403 (its reads of the API and its jobs alike).
+/// - A browser's request from another site's page (`Sec-Fetch-Site` neither `same-origin`
+///   nor `none`) is refused with 403, but for a navigation to the page itself: an `<img>` or
+///   `<audio>` on another page sends no `Origin`, and must not start the server's work.
 /// - With a token, every request carries it: the `X-ReverseAudio-Token` header, or
-///   `?token=` in the URL (which then sets a cookie for the page's later requests), or that
-///   cookie; else 403.
+///   `?token=` in the URL, or the cookie that sets. The page opened with `?token=` is answered
+///   with a redirect to the page without it (the token leaves the address bar and history);
+///   the cookie's name holds the port, so servers on other ports of the host never get it.
 struct RequestGuard: RouterMiddleware {
     typealias Context = ServerContext
     /// `host:port` spellings a request may name; nil for any (bound to every address).
     let hosts: Set<String>?
     let token: String?
+    /// The token's cookie, named for the port.
+    let cookieName: String
 
     static let tokenHeader = HTTPField.Name("X-ReverseAudio-Token")!
-    static let cookieName = "reverse_audio_token"
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let fetchMode = HTTPField.Name("Sec-Fetch-Mode")!
 
     init(host: String, port: Int, token: String?) {
         var names = [host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host]
         if Self.isLoopback(host) { names += ["localhost", "127.0.0.1", "[::1]"] }
         hosts = Self.isWildcard(host) ? nil : Set(names.map { "\($0.lowercased()):\(port)" })
         self.token = token
+        cookieName = "reverse_audio_token_\(port)"
     }
 
     /// True for the addresses that mean every interface.
@@ -48,16 +56,22 @@ struct RequestGuard: RouterMiddleware {
                 throw HTTPError(.forbidden, message: "requests from another site's page are refused")
             }
         }
+        if let site = request.headers[Self.fetchSite]?.lowercased(), site != "same-origin", site != "none" {
+            let isPageNavigation = request.headers[Self.fetchMode]?.lowercased() == "navigate" && request.uri.path == "/"
+            guard isPageNavigation else { throw HTTPError(.forbidden, message: "requests from another site's page are refused") }
+        }
         guard let token else { return try await next(request, context) }
         let fromQuery = request.uri.queryParameters["token"].map(String.init)
         let given = request.headers[Self.tokenHeader] ?? fromQuery ?? cookie(in: request)
         guard let given, constantTimeEqual(given, token) else {
             throw HTTPError(.forbidden, message: "this server needs its token (the URL it printed holds it)")
         }
-        var response = try await next(request, context)
-        if fromQuery != nil {
-            response.headers.append(HTTPField(name: .setCookie, value: "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+        let setCookie = HTTPField(name: .setCookie, value: "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+        if fromQuery != nil, request.method == .get, request.uri.path == "/" {
+            return Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store", setCookie.name: setCookie.value])
         }
+        var response = try await next(request, context)
+        if fromQuery != nil { response.headers.append(setCookie) }
         return response
     }
 
@@ -65,7 +79,7 @@ struct RequestGuard: RouterMiddleware {
         for field in request.headers[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0] == Self.cookieName { return String(parts[1]) }
+                if parts.count == 2, parts[0] == cookieName { return String(parts[1]) }
             }
         }
         return nil

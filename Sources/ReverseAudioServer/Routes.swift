@@ -10,8 +10,9 @@ struct Routes: Sendable {
     let files: OpenFiles
     let catalog: FileCatalog
     let uploads: UploadStore
-    /// The hosts a job's `url` may name (`serve --allow-url-hosts`), lowercased; none by default.
-    let urlHosts: Set<String>
+    /// The hosts a job's `url` may name (`serve --allow-url-hosts`), as given; none by default
+    /// (the rule itself is ``InputPolicy``'s, which every remote open and redirect follows).
+    let urlHosts: [String]
 
     func add(to router: Router<ServerContext>) {
         router.get("/") { _, _ in Page.response(for: "index.html") }
@@ -29,25 +30,29 @@ struct Routes: Sendable {
         router.get("/api/jobs/{id}/result") { request, context in try await result(request, context) }
     }
 
-    /// The file a route's `{name}` names, resolved inside the folder.
-    private func file(_ context: ServerContext) throws -> URL {
+    /// The file a route's `{name}` names, opened inside the folder.
+    private func file(_ context: ServerContext) throws -> FolderFile {
         let encoded = try context.parameters.require("name")
         guard let name = encoded.removingPercentEncoding else { throw HTTPError(.badRequest, message: "a name that is not URL-encoded UTF-8") }
-        return try folder.resolve(name)
+        return try folder.open(name)
     }
 
     /// The rows of the list, in the walk's order; files not yet described are read a few at a
     /// time (as many as there are cores), each once per version of the file.
     private func list() async throws -> [FileCatalog.Row] {
-        let files = await OffThread.runNonThrowing { [folder] in folder.files() }
+        let files = await OffThread.runNonThrowing { [folder] in folder.names() }
         var rows = [FileCatalog.Row?](repeating: nil, count: files.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         await withTaskGroup(of: (Int, FileCatalog.Row?).self) { group in
             var next = 0
             func addNext() {
                 guard next < files.count else { return }
-                let (index, (name, url)) = (next, files[next])
-                group.addTask { (index, await catalog.row(name: name, url: url)) }
+                let (index, name) = (next, files[next])
+                group.addTask {
+                    // A name the walk found but a request for it would not reach is left out.
+                    guard let file = try? folder.open(name) else { return (index, nil) }
+                    return (index, await catalog.row(file))
+                }
                 next += 1
             }
             for _ in 0..<width { addNext() }
@@ -60,7 +65,7 @@ struct Routes: Sendable {
     }
 
     private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let url = try file(context)
+        let file = try file(context)
         let direction: PlaybackDirection
         switch request.uri.queryParameters["direction"].map(String.init) {
         case nil, "forward", "forwards": direction = .forward
@@ -69,10 +74,10 @@ struct Routes: Sendable {
         }
         let wav: VirtualWAV
         do {
-            let frames = try await OffThread.run { try files.frames(of: url) }
+            let frames = try await OffThread.run { try files.frames(of: file) }
             wav = try VirtualWAV(frames: frames, direction: direction)
         } catch {
-            throw folder.answer(for: error)
+            throw folder.answer(for: error, file: file)
         }
         let folder = self.folder
         return Self.ranged(request, size: wav.size, pieceBytes: VirtualWAV.pieceBytes,
@@ -118,16 +123,25 @@ struct Routes: Sendable {
     }
 
     private func waveform(_ request: Request, _ context: ServerContext, _ format: WaveformData.Format) async throws -> Response {
-        let url = try file(context)
+        let file = try file(context)
         let given = request.uri.queryParameters["samples-per-pixel"].map(String.init) ?? "256"
         guard let samplesPerPixel = Int(given), (2...Int(Int32.max)).contains(samplesPerPixel) else {
             throw HTTPError(.badRequest, message: "samples-per-pixel: a whole number from 2, not \(given)")
         }
+        let row: FileCatalog.Row
+        switch await catalog.describe(file) {
+        case .success(let found): row = found
+        case .failure(let error): throw folder.answer(for: error, file: file)
+        }
+        let least = FileCatalog.minimumSamplesPerPixel(frames: row.frames)
+        guard samplesPerPixel >= least else {
+            throw HTTPError(.badRequest, message: "samples-per-pixel: at least \(least) for \(row.name) (\(row.frames) frames; a waveform has at most \(FileCatalog.maximumPixels) points), not \(samplesPerPixel)")
+        }
         let bytes: [UInt8]
         do {
-            bytes = try await catalog.waveform(of: url, samplesPerPixel: samplesPerPixel, format: format)
+            bytes = try await catalog.waveform(of: file, samplesPerPixel: samplesPerPixel, format: format)
         } catch {
-            throw folder.answer(for: error)
+            throw folder.answer(for: error, file: file)
         }
         let type = format == .json ? "application/json" : "application/octet-stream"
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -143,42 +157,37 @@ struct Routes: Sendable {
             throw HTTPError(.badRequest, message: "a job is {\"file\"|\"upload\"|\"url\", \"operation\": \"reverse\"|\"convert\"|\"trim\"|\"reverse-video\"|\"boomerang\", \"output\", \"start\"?, \"end\"?, \"crf\"?}")
         }
         let source = try asked.input()
-        let input: URL
-        switch source {
-        case .file(let name): input = try folder.resolve(name)
-        case .upload(let name): input = try uploads.resolve(name)
-        case .url(let address): input = try remote(address)
-        }
+        let input: JobTable.Input
         var length: JobTable.AudioLength?
-        if !asked.operation.isVideo {
-            if case .file(let name) = source {
-                guard let row = await catalog.row(name: name, url: input) else {
-                    throw HTTPError(.badRequest, message: "\(name): not audio this tool can read")
+        switch source {
+        case .file(let name), .upload(let name):
+            let file = try source.isUpload ? uploads.open(name) : folder.open(name)
+            input = .file(file)
+            if !asked.operation.isVideo {
+                switch await catalog.describe(file) {
+                case .success(let row): length = .init(frames: row.frames, sampleRate: row.sampleRate)
+                case .failure(let error):
+                    if !source.isUpload { throw HTTPError(.badRequest, message: "\(name): not audio this tool can read") }
+                    throw folder.answer(for: error, file: file)
                 }
-                length = .init(frames: row.frames, sampleRate: row.sampleRate)
-            } else {
-                let info: AudioInfo
-                do {
-                    info = try await OffThread.run { try AudioInfo.read(from: input) }
-                } catch {
-                    throw folder.answer(for: error)
-                }
-                length = info.frames.map { .init(frames: $0, sampleRate: info.sampleRate) }
             }
+        case .url(let address):
+            // Read inside the job, never here: a stalled server must not hold a request.
+            input = .remote(try remote(address))
         }
         return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, inputName: source.name, length: length))
     }
 
-    /// A job's `url`, accepted only for `http`/`https` on a host `--allow-url-hosts` names (so
-    /// the server fetches nothing else on a page's behalf).
+    /// A job's `url`, accepted only for `http`/`https` on a host and port `--allow-url-hosts`
+    /// names (so the server fetches nothing else on a page's behalf).
     private func remote(_ address: String) throws -> URL {
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host?.lowercased(), !host.isEmpty else {
             throw HTTPError(.badRequest, message: "url: an http:// or https:// address")
         }
-        guard urlHosts.contains(host) else {
-            let allowed = urlHosts.isEmpty ? "none is (serve --allow-url-hosts H1,H2 names them)" : "only \(urlHosts.sorted().joined(separator: ", ")) are"
-            throw HTTPError(.forbidden, message: "url: \(host) is not a host this server fetches from; \(allowed)")
+        guard InputPolicy.allowsRemote(address), !urlHosts.isEmpty else {
+            let allowed = urlHosts.isEmpty ? "none is (serve --allow-url-hosts H1,H2:PORT names them)" : "only \(urlHosts.joined(separator: ", ")) are"
+            throw HTTPError(.forbidden, message: "url: \(host) is not a host (and port) this server fetches from; \(allowed)")
         }
         return url
     }

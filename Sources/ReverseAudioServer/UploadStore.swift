@@ -93,15 +93,19 @@ struct UploadStore: Sendable {
         }
     }
 
-    /// The file of upload `name`, or 404.
-    func resolve(_ name: String) throws -> URL {
-        let url = folder.appendingPathComponent(name)
+    /// Upload `name`, opened (a job keeps it open: its removal at expiry does not cut it), or 404.
+    func open(_ name: String) throws -> FolderFile {
+        let missing = HTTPError(.notFound, message: "no upload \(name) (uploads are kept \(String(format: "%g", maximumAge / 60)) minutes)")
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains("\0") else { throw missing }
+        let descriptor = openDescriptor(folder.appendingPathComponent(name).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw missing }
         var status = stat()
-        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), lstat(url.path, &status) == 0,
-              (status.st_mode & S_IFMT) == S_IFREG else {
-            throw HTTPError(.notFound, message: "no upload \(name) (uploads are kept \(String(format: "%g", maximumAge / 60)) minutes)")
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw missing
         }
-        return url
+        _ = fcntl(descriptor, F_SETFL, 0)
+        return FolderFile(name: name, descriptor: descriptor, status: status)
     }
 
     /// Removes the uploads (and partial files left by a server that was killed) whose last byte

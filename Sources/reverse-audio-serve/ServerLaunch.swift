@@ -9,10 +9,17 @@ enum ServerLaunch {
         let folderURL = URL(fileURLWithPath: command.folder, isDirectory: true)
         let server: AudioServer
         do {
+            let token: String?
+            do {
+                token = try command.givenToken()
+            } catch let error as ValidationError {
+                Console.error("reverse-audio: error: \(error.message)")
+                throw ExitCode.validationFailure
+            }
             server = try AudioServer(.init(folder: folderURL, output: command.output.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                                           host: command.host, port: command.port, token: command.token,
+                                           host: command.host, port: command.port, token: token,
                                            uploadLimit: command.uploadLimit << 20, uploadMaximumAge: command.keepUploads * 60,
-                                           urlHosts: command.urlHosts))
+                                           urlHosts: command.urlHosts, urlTimeout: command.urlTimeout))
         } catch let error as ServerError {
             Console.error("reverse-audio: error: \(error.description)")
             // Settings that cannot work together are a usage error, as the parser's own are (64).

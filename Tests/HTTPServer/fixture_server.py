@@ -7,6 +7,8 @@ usage: fixture_server.py ROOT PORTFILE   (writes the port it listens on into POR
   /range/NAME       Range requests answered (206, Content-Range, Accept-Ranges): a seekable source
   /norange/NAME     always 200 with the whole file and no Accept-Ranges: a source that cannot seek
   /redirect/NAME    302 to /range/NAME
+  /away/HOST:PORT/NAME      302 to http://HOST:PORT/range/NAME (another server)
+  /playlist/HOST:PORT/NAME  an HLS playlist whose one segment is http://HOST:PORT/range/NAME
   /loop/NAME        302 to itself, for ever
   /slow/NAME        sends 4 KiB, then nothing (the connection stays open)
   /cut/NAME         answers ranges, but sends only half of each answer's stated length, then closes
@@ -77,6 +79,23 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            return
+        elsewhere = re.match(r"^/(away|playlist)/([^/]+)/(.+)$", parts.path)
+        if elsewhere:
+            mode, target = elsewhere.group(1), f"http://{elsewhere.group(2)}/range/{elsewhere.group(3)}"
+            if mode == "away":
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body = f"#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n{target}\n#EXT-X-ENDLIST\n".encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if not head:
+                self.send_body(body)
             return
         match = re.match(r"^/(range|norange|redirect|loop|slow|cut|long|missing)/(.+)$", parts.path)
         if not match:

@@ -26,14 +26,16 @@ final class RunningServer: @unchecked Sendable {
     }
 
     /// Starts the server on `folder` with `extra` arguments and waits (up to 20 s) for its URL.
-    init(_ folder: URL, _ extra: [String] = [], temporary: URL? = nil) throws {
+    /// `shownHost` is the address the server prints (the one it is bound to).
+    init(_ folder: URL, _ extra: [String] = [], temporary: URL? = nil, environment extraEnvironment: [String: String] = [:],
+         shownHost: String = "127.0.0.1") throws {
         process.executableURL = BuiltProducts.reverseAudio
         process.arguments = ["serve", folder.path, "--port", "0"] + extra
-        if let temporary {
-            var environment = ProcessInfo.processInfo.environment
-            environment["TMPDIR"] = temporary.path
-            process.environment = environment
-        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["REVERSE_AUDIO_TOKEN"] = nil
+        if let temporary { environment["TMPDIR"] = temporary.path }
+        environment.merge(extraEnvironment) { $1 }
+        process.environment = environment
         let output = Pipe()
         let errorPipe = Pipe()
         process.standardOutput = output
@@ -52,7 +54,7 @@ final class RunningServer: @unchecked Sendable {
             line.append(data)
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "Listening on http://127.0.0.1:") else {
+        guard let range = text.range(of: "Listening on http://\(shownHost):") else {
             process.terminate()
             process.waitUntilExit()
             throw FFmpegOracle.Failure(description: "serve printed \(text.debugDescription); stderr: \(collected.text)")

@@ -175,7 +175,7 @@ struct ServeUploadTests {
         #expect(crf == 400)
     }
 
-    @Test("URL jobs: only hosts --allow-url-hosts names; the result equals the command's on the local file; a 404 is refused, saying so")
+    @Test("URL jobs: only hosts and ports --allow-url-hosts names; the result equals the command's on the local file; a 404 fails the job")
     func urlJobs() throws {
         let media = try ServeTests.folder(["in.flac": "flac-s16-2ch-44100.flac"])
         let http = try FixtureHTTPServer(serving: media.url)
@@ -185,17 +185,20 @@ struct ServeUploadTests {
         #expect(refused == 403, "\(String(describing: value))")
 
         let output = folder.file("out")
-        let server = try RunningServer(folder.url, ["-o", output.path, "--allow-url-hosts", "127.0.0.1"])
+        let server = try RunningServer(folder.url, ["-o", output.path, "--allow-url-hosts", "127.0.0.1:\(http.port)"])
         let reversed = try Self.result(server, ["url": http.url("range", "in.flac"), "operation": "reverse", "output": "r.flac"])
         let expected = try ServeJobTests.commandOutput(["convert", Fixtures.url("flac-s16-2ch-44100.flac").path, "OUT", "--reverse"], named: "r.flac")
         #expect(reversed == expected)
         for (address, status, phrase) in [("http://localhost:\(http.port)/range/in.flac", 403, "localhost is not a host"),
-                                          ("file:///etc/passwd", 400, "url: an http:"), ("concat:/etc/passwd", 400, "url: an http:"),
-                                          (http.url("missing", "in.flac"), 400, "404 Not Found")] {
+                                          ("file:///etc/passwd", 400, "url: an http:"), ("concat:/etc/passwd", 400, "url: an http:")] {
             let answer = try server.request("POST", "/api/jobs", headers: [("Content-Type", "application/json")],
                                             body: try JSONSerialization.data(withJSONObject: ["url": address, "operation": "reverse", "output": "u.wav"]))
             #expect(answer.status == status && answer.text.contains(phrase), "\(address): \(answer.status) \(answer.text)")
         }
+        // Read inside the job: accepted, then failed, saying only that it could not be read.
+        let id = try ServeJobTests.start(server, ["url": http.url("missing", "in.flac"), "operation": "reverse", "output": "u.wav"])
+        let events = try ServeJobTests.events(server, id)
+        #expect(events.last?.0 == "failed" && "\(events.last?.1["error"] ?? "")".contains("could not be read as audio"), "\(events)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("u.wav").path))
     }
 }

@@ -11,12 +11,16 @@ struct VerbosityOptions: ParsableArguments {
           help: "Errors only: no result line, warning or progress bar (results asked for with --json still print).")
     var quiet = false
 
+    // Here because every command that reads inputs carries this group and applies it first.
+    @OptionGroup var playlists: PlaylistOption
+
     func validate() throws {
         if verbose && quiet { throw ValidationError("--verbose and --quiet exclude each other: give one of them") }
     }
 
     /// Sets what the console prints and what FFmpeg's log shows, for the whole run.
     func apply() {
+        playlists.apply()
         Console.isQuiet = quiet
         if verbose {
             // FFmpeg's own warnings, as ours: one line each, its component named, no pointer.
