@@ -10,7 +10,9 @@ import Darwin
 /// `-` (and FFmpeg's `pipe:0`/`pipe:1`) as the names of standard input and output, as `sox`
 /// and `ffmpeg` take them.
 enum StandardStreams {
-    /// True when `argument` names standard input.
+    /// True when `argument` names standard input: `-`, FFmpeg's `pipe:0` and `pipe:`, or
+    /// `/dev/stdin` (another `pipe:N` is a file name: a descriptor other than 0 is no input
+    /// of ours).
     static func isStandardInput(_ argument: String) -> Bool {
         ["-", "pipe:0", "pipe:", "/dev/stdin"].contains(argument)
     }
@@ -22,8 +24,11 @@ enum StandardStreams {
     }
 
     /// A file's path, or an `http://` or `https://` URL (`SCHEME://…` of any other scheme is
-    /// refused: no `ftp`, `rtmp` or `concat` from a command line; `file:` names a file).
-    /// - Throws: `CommandLineError` (exit 64) for another scheme or a URL without a host.
+    /// refused: no `ftp`, `rtmp` or `concat` from a command line). A `file://` URL is the file
+    /// it names on this machine, as a file manager or browser writes it (RFC 8089:
+    /// percent-escapes decoded, host empty or `localhost`), so a name copied from one works.
+    /// - Throws: `CommandLineError` (exit 64) for another scheme, a URL without a host, or a
+    ///   `file://` URL that names no local file.
     static func namedInput(_ argument: String) throws -> URL {
         guard let separator = argument.range(of: "://") else { return URL(fileURLWithPath: argument) }
         let scheme = argument[..<separator.lowerBound]
@@ -37,11 +42,32 @@ enum StandardStreams {
             }
             return url
         case "file":
-            guard let url = URL(string: argument), url.isFileURL else { throw CommandLineError("\(argument): not a file URL") }
-            return URL(fileURLWithPath: url.path)
+            return try fileURLPath(argument)
         default:
             throw CommandLineError("\(scheme)://: inputs are files, - (standard input), or http:// and https:// URLs")
         }
+    }
+
+    /// The file a `file://` URL names. Refused rather than guessed at: another machine's host
+    /// (its path would silently name a local file of the same name), a `?` or `#` part (a
+    /// name holding one writes it as %3F or %23; dropping it would open another file), and a
+    /// URL without a path (it would name the current folder).
+    /// - Throws: `CommandLineError` (exit 64) saying how to write it.
+    private static func fileURLPath(_ argument: String) throws -> URL {
+        let form = "write file:///ABSOLUTE/PATH, with % escapes where needed, or the path itself"
+        guard let url = URL(string: argument), url.isFileURL else {
+            throw CommandLineError("\(argument): not a file URL (\(form))")
+        }
+        if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
+            throw CommandLineError("\(argument): a file URL on another machine (\(host)) is not read; \(form)")
+        }
+        if url.query != nil || url.fragment != nil {
+            throw CommandLineError("\(argument): a file URL with a ? or # part names no file; \(form) (? as %3F, # as %23)")
+        }
+        guard url.path.hasPrefix("/"), url.path.count > 1 else {
+            throw CommandLineError("\(argument): the file URL names no file; \(form)")
+        }
+        return URL(fileURLWithPath: url.path)
     }
 
     /// The input `argument` names, for a command that reads it more than once (counting, then

@@ -184,6 +184,9 @@ public struct Composition: Sendable {
             }
         }
         var whole: any PCMSource = try sources[0].followed(by: Array(sources.dropFirst()))
+        if let heard = whole.length.frames {
+            try Fade.checkFit(of: effects, within: heard, sampleRate: format.sampleRate, name: output.displayPath)
+        }
         for effect in effects {
             whole = try effect.applied(to: whole, mirrored: false)
         }
@@ -193,7 +196,8 @@ public struct Composition: Sendable {
         // their own timelines; silence around a cut would move them: none then).
         var chapterCut: Range<Int64>?
         if pieces.count == 1, case .file(_, let range, false, _) = pieces[0] {
-            chapterCut = try range?.frames(atRate: reference.format.sampleRate, path: reference.name) ?? 0..<Int64.max
+            chapterCut = try range?.frames(atRate: reference.format.sampleRate, path: reference.name,
+                                           length: { reference.length.frames }) ?? 0..<Int64.max
         }
         var writerInput = reference.openedInput.writerInput(overridingTags: tags, chaptersOf: chapterCut)
         if let pieceChapters { writerInput.chapters = pieceChapters }
@@ -395,7 +399,7 @@ public struct Composition: Sendable {
             }
             // A cut that names its end needs no length: the copy reads the frames up to it and says
             // how long the file is if it ends first. Only a cut to the end counts every frame.
-            var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
+            var frames = try range?.frames(atRate: rate, path: path, length: { reference.length.frames }) ?? 0..<Int64.max
             if frames.upperBound == .max {
                 guard let length = try reference.resolveLength().frames else {
                     return .notCopied("its length cannot be counted without decoding")
@@ -403,6 +407,7 @@ public struct Composition: Sendable {
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
             guard !frames.isEmpty else { return .notCopied("the cut is empty") }
+            try checkFadesFit(effects, frames: frames, rate: rate, piece: path, output: output)
             switch try PacketCopyCut.cut(url, range: frames, fades: fades, to: output, overwrite: overwrite, tags: tags,
                                          sharing: sharedCutIndex, cancellation: cancellation) {
             case .refused(let reason):
@@ -421,13 +426,14 @@ public struct Composition: Sendable {
         case .mp4EditList?:
             if let refusal = EditListCut.refusal(reference.openedInput) { return .notCopied(refusal) }
             // A cut that names its end needs no length: the copy finds a range past the end.
-            var frames = try range?.frames(atRate: rate, path: path) ?? 0..<Int64.max
+            var frames = try range?.frames(atRate: rate, path: path, length: { reference.length.frames }) ?? 0..<Int64.max
             if frames.upperBound == .max {
                 guard let length = try reference.resolveLength().frames else {
                     return .notCopied("its length cannot be known without decoding")
                 }
                 frames = try frames.within(length: length, sampleRate: rate, path: path)
             }
+            try checkFadesFit(effects, frames: frames, rate: rate, piece: path, output: output)
             let written: EditListCut.Written
             switch try EditListCut.cut(url, range: frames, fades: fades, to: output, overwrite: overwrite, tags: tags,
                                        cancellation: cancellation) {
@@ -451,6 +457,16 @@ public struct Composition: Sendable {
 }
 
 extension Composition {
+    /// Refuses the fades of a copied cut that do not fit in it, as the decoding path does: the
+    /// piece's own (named by its file) and the output's (named by the output), each alone.
+    private func checkFadesFit(_ pieceEffects: [any AudioEffect], frames: Range<Int64>, rate: Int, piece: String,
+                               output: URL) throws {
+        // An open end is the file's end, found by reading: the copy says so if the range passes it.
+        guard frames.upperBound != .max else { return }
+        try Fade.checkFit(of: pieceEffects, within: Int64(frames.count), sampleRate: rate, name: piece)
+        try Fade.checkFit(of: effects, within: Int64(frames.count), sampleRate: rate, name: output.displayPath)
+    }
+
     /// `effects` as the fades of a copied cut, when they are only that: at most one fade-in and
     /// one fade-out (nil for any other effect).
     static func fades(_ effects: [any AudioEffect], rate: Int) -> CutFades? {

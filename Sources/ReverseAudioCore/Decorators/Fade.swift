@@ -90,3 +90,31 @@ extension PCMSource {
         }
     }
 }
+
+extension Fade {
+    /// Refuses the fades among `effects` when a fade-in and a fade-out together (or one alone)
+    /// last longer than the `frames` heard. Such fades would overlap: each frame would get both
+    /// gains multiplied, and a long logarithmic fade over a short cut leaves every sample 0, a
+    /// file written "successfully" that is silent. SoX refuses the overlap ("fade-out overlaps
+    /// fade-in"); scaling the fades to fit would make a fade the user did not ask for.
+    /// Fades that just meet (1 s in, 1 s out, 2 s heard) are fine.
+    /// - Parameters:
+    ///   - effects: one list applied to one stretch of audio (a piece's own, or the output's).
+    ///   - frames: how many frames that stretch holds.
+    ///   - sampleRate: the rate the fades' times are counted at.
+    ///   - name: the file named in the message.
+    /// - Throws: ``RangeError/fadesLongerThanHeard(path:fadeIn:fadeOut:length:sampleRate:)``.
+    package static func checkFit(of effects: [any AudioEffect], within frames: Int64, sampleRate: Int, name: String) throws {
+        var fadeIn: Int64 = 0
+        var fadeOut: Int64 = 0
+        for case let fade as Fade in effects {
+            // Two fades at one end overlap each other, not the other end: the longer counts.
+            let length = max(0, fade.length.frame(atRate: sampleRate))
+            if fade.end == .in { fadeIn = max(fadeIn, length) } else { fadeOut = max(fadeOut, length) }
+        }
+        // Each is at most 2^61 (saturated): the sum cannot overflow.
+        guard fadeIn + fadeOut > max(frames, 0) else { return }
+        throw ReverseAudioError.range(.fadesLongerThanHeard(path: name, fadeIn: fadeIn, fadeOut: fadeOut, length: frames,
+                                                           sampleRate: sampleRate))
+    }
+}

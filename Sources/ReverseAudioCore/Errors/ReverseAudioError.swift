@@ -143,6 +143,10 @@ public enum RangeError: Sendable, Equatable {
     case invalidRange(reason: String)
     /// A seek to a negative frame, or to somewhere a source cannot go (sample rate converted).
     case cannotSeek(path: String, frame: Int64, reason: String)
+    /// A fade-in of `fadeIn` frames and a fade-out of `fadeOut` frames that together last longer
+    /// than the `length` frames heard: they would overlap (and a long logarithmic fade over a
+    /// short cut leaves it silent), so they are refused, as `sox fade` refuses overlapping fades.
+    case fadesLongerThanHeard(path: String, fadeIn: Int64, fadeOut: Int64, length: Int64, sampleRate: Int)
 
     /// One line that names the file and the reason.
     var message: String {
@@ -156,6 +160,14 @@ public enum RangeError: Sendable, Equatable {
             return "invalid range: \(reason)"
         case .cannotSeek(let path, let frame, let reason):
             return "\(path): cannot seek to frame \(frame): \(reason)"
+        case .fadesLongerThanHeard(let path, let fadeIn, let fadeOut, let length, let sampleRate):
+            let rate = Double(max(sampleRate, 1))
+            func seconds(_ frames: Int64) -> String { String(format: "%.3f s", Double(frames) / rate) }
+            let fades = [fadeIn > 0 ? "a \(seconds(fadeIn)) fade-in" : nil, fadeOut > 0 ? "a \(seconds(fadeOut)) fade-out" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+            let both = fadeIn > 0 && fadeOut > 0
+            return "\(path): \(fades) \(both ? "last" : "lasts") longer than the \(seconds(length)) (\(length) frames) heard; "
+                + (both ? "shorten them so that together they fit" : "shorten it to fit")
         }
     }
 }

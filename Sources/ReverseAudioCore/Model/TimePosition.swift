@@ -122,6 +122,22 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The frame that holds this instant at `sampleRate`, `floor(seconds × rate)`, where
+    /// ``frame(atRate:)`` rounds to the nearest: for telling whether a time is before an end
+    /// that rounding would reach. A time on the frame grid stays on it: the product's own
+    /// rounding error (a few units in the last place, as for 0.29 × 44100 = 12788.999…98) is
+    /// taken for the grid frame.
+    package func heldFrame(atRate sampleRate: Int) -> Int64 {
+        guard case .seconds(let seconds) = self else { return frame(atRate: sampleRate) }
+        let value = seconds * Double(sampleRate)
+        // NaN, infinities and values past the saturation point: as ``frame(atRate:)`` has them.
+        guard value.isFinite, abs(value) < Double(TimePosition.saturatedFrame) else { return frame(atRate: sampleRate) }
+        let nearest = value.rounded()
+        // Both factors are exact to half a unit in the last place: their product to about two.
+        if abs(value - nearest) <= 4 * nearest.ulp { return Int64(nearest) }
+        return Int64(value.rounded(.down))
+    }
+
     /// True for a zero length in either form.
     package var isZero: Bool { self == .seconds(0) || self == .frames(0) }
 

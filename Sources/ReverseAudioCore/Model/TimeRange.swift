@@ -25,16 +25,36 @@ public struct TimeRange: Sendable, Equatable {
         self.duration = duration
     }
 
-    /// The frames `[start, end)` at `sampleRate`; without an end, up to `Int64.max`, which a
-    /// ``RangeSource`` reads as the end of its source. Whether the range lies within a file is
-    /// for reading it to find out (a header may misstate the length).
+    /// The frames `[start, end)` at `sampleRate`, each `round(seconds × rate)` as sox and
+    /// ffmpeg count them; without an end, up to `Int64.max`, which a ``RangeSource`` reads as
+    /// the end of its source. Whether the range lies within a file is for reading it to find
+    /// out (a header may misstate the length).
     /// - Parameters:
     ///   - sampleRate: the rate the frames are counted at.
     ///   - path: the file, for messages.
+    ///   - length: the file's frames, asked only for a start that rounding moved up: a start
+    ///     inside the last frame (less than half a frame before the end, as 4.99999 s of a 5-s
+    ///     file at 44.1 kHz, frame 220499.56) is that frame, where rounding would put it on the
+    ///     end, and the range would be refused as starting after it.
+    /// - Throws: ``RangeError/emptyRange(path:start:end:)`` for a range empty at this rate.
+    package func frames(atRate sampleRate: Int, path: String, length: () -> Int64?) throws -> Range<Int64> {
+        try frames(atRate: sampleRate, path: path, knownLength: length)
+    }
+
+    /// The frames `[start, end)` at `sampleRate`, each `round(seconds × rate)`, for a source
+    /// whose length is not known (see ``frames(atRate:path:length:)``).
     /// - Throws: ``RangeError/emptyRange(path:start:end:)`` for a range empty at this rate.
     package func frames(atRate sampleRate: Int, path: String = "") throws -> Range<Int64> {
+        try frames(atRate: sampleRate, path: path, knownLength: { nil })
+    }
+
+    private func frames(atRate sampleRate: Int, path: String, knownLength length: () -> Int64?) throws -> Range<Int64> {
         // Each frame saturates at 2^61 (see ``TimePosition/frame(atRate:)``): the sum cannot overflow.
-        let first = start?.frame(atRate: sampleRate) ?? 0
+        var first = start?.frame(atRate: sampleRate) ?? 0
+        // Only a start rounded up can land on the end; only then is the length worth finding.
+        if let start, first > start.heldFrame(atRate: sampleRate), first > 0, length() == first {
+            first -= 1
+        }
         let last = end?.frame(atRate: sampleRate) ?? duration.map { first + $0.frame(atRate: sampleRate) } ?? Int64.max
         guard last > first else {
             throw ReverseAudioError.range(.emptyRange(path: path, start: first, end: last))

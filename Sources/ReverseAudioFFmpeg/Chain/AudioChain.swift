@@ -86,7 +86,7 @@ package final class AudioChain {
     package init(file: AudioFileSource, recipe: ChainRecipe) throws {
         self.file = file
         let name = file.name
-        let range = try recipe.range.map { try $0.frames(atRate: file.format.sampleRate, path: name) }
+        let range = try recipe.range.map { try $0.frames(atRate: file.format.sampleRate, path: name, length: { file.length.frames }) }
         self.range = range
         var recipe = recipe
         if recipe.sampleRate == nil, let writtenRate = recipe.writtenRate, writtenRate(file.format.sampleRate) != file.format.sampleRate {
@@ -125,6 +125,9 @@ package final class AudioChain {
         // Effects act on what is heard: before a reversal, on the mirrored timeline, when the
         // length is known; otherwise on the reversal itself.
         let mirrorsEffects = recipe.reversed && source.length.frames != nil
+        if let heard = source.length.frames {
+            try Fade.checkFit(of: recipe.effects, within: heard, sampleRate: source.format.sampleRate, name: name)
+        }
         if !recipe.reversed || mirrorsEffects {
             for effect in recipe.effects {
                 source = try Self.naming(name) { try effect.applied(to: source, mirrored: recipe.reversed) }
@@ -158,6 +161,9 @@ package final class AudioChain {
         let stored = ReversedSource(input, scheduler: scheduler)
         // Stored now: its length, which a fade-out needs, is known once the input is read.
         try stored.seek(to: 0, endingAt: nil)
+        if let heard = stored.length.frames {
+            try Fade.checkFit(of: effectsAfterReversal, within: heard, sampleRate: stored.format.sampleRate, name: file.name)
+        }
         var reversal: any PCMSource = stored
         for effect in effectsAfterReversal {
             reversal = try Self.naming(file.name) { try effect.applied(to: reversal, mirrored: false) }

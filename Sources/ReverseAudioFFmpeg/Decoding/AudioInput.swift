@@ -44,6 +44,7 @@ package final class AudioInput {
                 // Nothing to tell an empty pipe from one carrying something that is not audio.
                 throw ReverseAudioError.input(.notMedia(path: path, reason: "no audio came through the pipe (it was empty, or not audio FFmpeg can read)"))
             }
+            if let bare = AudioInput.bareRefusal(error, path: path, isSeekable: isSeekable) { throw bare }
             throw AudioInput.openingError(error, path: path)
         }
         if demuxer.isRemote && !demuxer.isSeekable {
@@ -243,6 +244,22 @@ package final class AudioInput {
         if url.isRemote { return true }
         var status = stat()
         return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The reason behind FFmpeg's bare `-1`, which `av_strerror` words as EPERM's "Operation
+    /// not permitted" though no permission is involved (the file was checked readable first):
+    /// FFmpeg 5.1's demuxers return it where they have no code for the problem. At an open
+    /// from a pipe it is the AIFF reader finding the sound data before the COMM chunk (the
+    /// order is legal): it must seek back for it, which a pipe cannot. Nil for any other
+    /// error, and for an EPERM that carries a reason of our own (a refused input).
+    private static func bareRefusal(_ error: FFmpegError, path: String, isSeekable: Bool) -> ReverseAudioError? {
+        guard error.posixErrorNumber == EPERM, error.message == FFmpegError.text(for: error.code) else { return nil }
+        if !isSeekable {
+            return .input(.notSeekable(path: path, reason: "its header can only be read by seeking in it (as an AIFF whose COMM chunk "
+                                          + "comes after its sound data), which a pipe cannot do; give the file by name"))
+        }
+        return .input(.notMedia(path: path, reason: "FFmpeg's reader of its format gave up without a reason (a bare error -1, "
+                                    + "which FFmpeg words 'Operation not permitted'; the file itself is readable)"))
     }
 
     private static func openingError(_ error: FFmpegError, path: String) -> ReverseAudioError {
