@@ -34,10 +34,7 @@ final class FolderFile: @unchecked Sendable {
     }
 
     deinit {
-        if let link {
-            unlink(link.path)
-            rmdir(link.deletingLastPathComponent().path)
-        }
+        if let link { LinkFolder.shared.remove(link) }
         close(descriptor)
     }
 
@@ -60,13 +57,16 @@ final class FolderFile: @unchecked Sendable {
 }
 
 /// The folder, private to this process, that holds ``FolderFile``'s links: one sub-folder per
-/// link, so a link keeps its file's own name. Made on first use, removed at exit.
+/// link, so a link keeps its file's own name. Made when a link is needed, removed when the last
+/// goes (and at exit): nothing of it stays in the temporary folder while no file is read.
 final class LinkFolder: @unchecked Sendable {
-    // @unchecked: `root` and `next` are touched only under `lock`.
+    // @unchecked: `root`, `next` and `live` are touched only under `lock`.
     static let shared = LinkFolder()
     private let lock = NSLock()
     private var root: String?
     private var next = 0
+    private var live = 0
+    private var removalRegistered = false
 
     /// The path of a descriptor as the kernel reopens it: the same open file, not a name.
     static func path(of descriptor: Int32) -> String {
@@ -83,7 +83,10 @@ final class LinkFolder: @unchecked Sendable {
                 var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("reverse-audio-serve-XXXXXX").utf8CString)
                 guard let made = mkdtemp(&template) else { throw ServerError.folder("the server's own temporary folder could not be made") }
                 root = String(cString: made)
-                atexit { LinkFolder.shared.removeAll() }
+                if !removalRegistered {
+                    removalRegistered = true
+                    atexit { LinkFolder.shared.removeAll() }
+                }
             }
             next += 1
             let folder = (root! as NSString).appendingPathComponent(String(next))
@@ -94,7 +97,21 @@ final class LinkFolder: @unchecked Sendable {
                 rmdir(folder)
                 throw ServerError.folder("the server's own temporary folder could not hold a link")
             }
+            live += 1
             return URL(fileURLWithPath: path)
+        }
+    }
+
+    /// Removes `link` (made by ``link(to:named:)``), and the folder with the last one.
+    func remove(_ link: URL) {
+        lock.withLock {
+            unlink(link.path)
+            rmdir(link.deletingLastPathComponent().path)
+            live -= 1
+            if live == 0, let root {
+                rmdir(root)
+                self.root = nil
+            }
         }
     }
 
