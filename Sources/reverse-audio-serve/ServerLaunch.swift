@@ -13,8 +13,9 @@ enum ServerLaunch {
             do {
                 token = try command.givenToken()
             } catch let error as ValidationError {
+                // A file that cannot be read, as an input that cannot be (1), not a usage error.
                 Console.error("reverse-audio: error: \(error.message)")
-                throw ExitCode.validationFailure
+                throw ExitCode.failure
             }
             server = try AudioServer(.init(folder: folderURL, output: command.output.map { URL(fileURLWithPath: $0, isDirectory: true) },
                                            host: command.host, port: command.port, token: token,
