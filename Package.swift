@@ -114,7 +114,21 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             // The page's files, in the binary: nothing to install beside it.
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")]
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/style.css"),
+                        .embedInCode("Page/api.mjs"),
+                        .embedInCode("Page/app.mjs"),
+                        .embedInCode("Page/camera.mjs"),
+                        .embedInCode("Page/dom.mjs"),
+                        .embedInCode("Page/format.mjs"),
+                        .embedInCode("Page/keys.mjs"),
+                        .embedInCode("Page/list.mjs"),
+                        .embedInCode("Page/player.mjs"),
+                        .embedInCode("Page/results.mjs"),
+                        .embedInCode("Page/state.mjs"),
+                        .embedInCode("Page/timeline.mjs"),
+                        .embedInCode("Page/trim.mjs"),
+                        .embedInCode("Page/uploads.mjs"),
+                        .embedInCode("Page/waveform.mjs")]
         ),
         // The command-line tool: parses, calls the library, prints.
         .target(

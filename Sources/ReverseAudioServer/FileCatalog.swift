@@ -21,11 +21,31 @@ actor FileCatalog {
         let codec: String
     }
 
+    /// One entry of the list: a file's row, or for a file that cannot be read as audio its
+    /// name, format and the reason (`{"name", "format", "error"}`), so that it is shown, not hidden.
+    enum ListRow: ResponseEncodable, Sendable {
+        case readable(Row)
+        case unreadable(name: String, reason: String)
+
+        private enum Keys: String, CodingKey { case name, format, error }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .readable(let row): try row.encode(to: encoder)
+            case .unreadable(let name, let reason):
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode((name as NSString).pathExtension.lowercased(), forKey: .format)
+                try container.encode(reason, forKey: .error)
+            }
+        }
+    }
+
     private var rows: [OpenFiles.Key: Row] = [:]
     private var waveforms: [WaveformKey: [UInt8]] = [:]
     private var waveformOrder: [WaveformKey] = []
     private var waveformBytes = 0
-    private var waveformsInFlight: [WaveformKey: Task<[UInt8], any Error>] = [:]
+    private var passesInFlight: [PassKey: Task<[Int: [UInt8]], any Error>] = [:]
     /// Bytes of waveform data kept: the server's memory does not grow with the requests made.
     let waveformBudget: Int
     /// Points a waveform may have (`frames ÷ samplesPerPixel`): bounds each request's memory
@@ -77,7 +97,9 @@ actor FileCatalog {
 
     /// `file`'s waveform data at `samplesPerPixel`, in `format`: the bytes `reverse-audio
     /// waveform` writes (made in a temporary folder, then kept in memory within
-    /// ``waveformBudget``). Requests for the same data while it is made share that pass.
+    /// ``waveformBudget``). A JSON level that is a power of two comes with the file's whole
+    /// ladder of such levels (``ladder(frames:)``), made in the same pass, so every zoom after
+    /// the first is at once. Requests for data being made share that pass.
     func waveform(of file: FolderFile, samplesPerPixel: Int, format: WaveformData.Format) async throws -> [UInt8] {
         let key = WaveformKey(file: file.key, samplesPerPixel: samplesPerPixel, format: format)
         if let found = waveforms[key] {
@@ -85,23 +107,62 @@ actor FileCatalog {
             waveformOrder.append(key)
             return found
         }
-        if let running = waveformsInFlight[key] { return try await running.value }
-        let passes = self.passes
-        let task = Task<[UInt8], any Error> {
-            try await passes.run {
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reverse-audio-serve-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let output = folder.appendingPathComponent("waveform.\(format.rawValue)")
-                try await WaveformData.write(try file.url(), to: [.init(output, zoom: .samplesPerPixel(samplesPerPixel))])
-                return try [UInt8](Data(contentsOf: output))
-            }
+        let levels: [Int]
+        if format == .json, samplesPerPixel.nonzeroBitCount == 1, let frames = rows[file.key]?.frames,
+           Self.ladder(frames: frames).contains(samplesPerPixel) {
+            levels = Self.ladder(frames: frames)
+        } else {
+            levels = [samplesPerPixel]
         }
-        waveformsInFlight[key] = task
-        defer { waveformsInFlight[key] = nil }
-        let bytes = try await task.value
-        keep(bytes, as: key)
+        let pass = PassKey(file: file.key, format: format, first: levels[0], count: levels.count)
+        let task: Task<[Int: [UInt8]], any Error>
+        if let running = passesInFlight[pass] {
+            task = running
+        } else {
+            let passes = self.passes
+            task = Task<[Int: [UInt8]], any Error> {
+                try await passes.run {
+                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reverse-audio-serve-\(UUID().uuidString)")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    defer { try? FileManager.default.removeItem(at: folder) }
+                    let outputs = levels.map { folder.appendingPathComponent("waveform-\($0).\(format.rawValue)") }
+                    try await WaveformData.write(try file.url(), to: zip(outputs, levels).map { .init($0, zoom: .samplesPerPixel($1)) })
+                    var made: [Int: [UInt8]] = [:]
+                    for (output, level) in zip(outputs, levels) { made[level] = try [UInt8](Data(contentsOf: output)) }
+                    return made
+                }
+            }
+            passesInFlight[pass] = task
+        }
+        defer { passesInFlight[pass] = nil }
+        let made = try await task.value
+        for (level, bytes) in made.sorted(by: { $0.key > $1.key }) {
+            keep(bytes, as: WaveformKey(file: file.key, samplesPerPixel: level, format: format))
+        }
+        guard let bytes = made[samplesPerPixel] else { throw HTTPError(.internalServerError, message: "the waveform could not be made") }
         return bytes
+    }
+
+    /// One pass over a file: its format and the levels it makes.
+    private struct PassKey: Hashable {
+        let file: OpenFiles.Key
+        let format: WaveformData.Format
+        let first: Int
+        let count: Int
+    }
+
+    /// The levels a page zooms through for a file of `frames`: every power of two from the
+    /// least a file allows (``minimumSamplesPerPixel(frames:)``, rounded up) to one that draws
+    /// the whole file in about 256 points.
+    static func ladder(frames: Int64) -> [Int] {
+        var level = 2
+        while level < minimumSamplesPerPixel(frames: frames) { level *= 2 }
+        var levels = [level]
+        while frames / Int64(level * 2) >= 256 {
+            level *= 2
+            levels.append(level)
+        }
+        return levels
     }
 
     private func keep(_ bytes: [UInt8], as key: WaveformKey) {

@@ -33,27 +33,35 @@ struct JobRequest: Decodable, Sendable {
     enum Input: Sendable {
         case file(String)
         case upload(String)
+        case result(String)
         case url(String)
 
-        /// True for an upload's name.
-        var isUpload: Bool {
-            if case .upload = self { return true }
-            return false
+        /// The input's own name, for its output's: a file's last component, an upload's name
+        /// without the server's prefix, a URL's last path component.
+        var title: String {
+            switch self {
+            case .file(let name), .result(let name): return (name as NSString).lastPathComponent
+            case .upload(let name): return UploadStore.title(of: name)
+            case .url(let address): return URL(string: address)?.lastPathComponent.removingPercentEncoding ?? "download"
+            }
         }
 
         /// How the job's status names it.
         var name: String {
             switch self {
-            case .file(let name), .upload(let name), .url(let name): return name
+            case .file(let name), .upload(let name), .result(let name), .url(let name): return name
             }
         }
     }
 
     let file: String?
     let upload: String?
+    /// A result's name, as `GET /api/results` gives it (a reversed file trimmed, reversed back).
+    let result: String?
     let url: String?
     let operation: Operation
-    let output: String
+    /// The output's name; nil for the name the `reverse` command would give (``JobOutputName``).
+    let output: String?
     let start: TimeText?
     let end: TimeText?
     let crf: Double?
@@ -61,10 +69,11 @@ struct JobRequest: Decodable, Sendable {
     /// The one input the request names, or 400.
     func input() throws -> Input {
         switch (file, upload, url) {
-        case (let name?, nil, nil): return .file(name)
-        case (nil, let name?, nil): return .upload(name)
-        case (nil, nil, let address?): return .url(address)
-        default: throw HTTPError(.badRequest, message: "a job names one input: \"file\", \"upload\" or \"url\"")
+        case (let name?, nil, nil) where result == nil: return .file(name)
+        case (nil, let name?, nil) where result == nil: return .upload(name)
+        case (nil, nil, let address?) where result == nil: return .url(address)
+        case (nil, nil, nil) where result != nil: return .result(result!)
+        default: throw HTTPError(.badRequest, message: "a job names one input: \"file\", \"upload\", \"result\" or \"url\"")
         }
     }
 

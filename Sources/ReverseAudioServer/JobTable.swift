@@ -61,8 +61,12 @@ actor JobTable {
     /// long when it is audio), or refuses it: 400 for a bad name, format, setting or range (one
     /// past the end included), 409 when the output exists or another job writes it, 503 when
     /// too many are unfinished.
-    func start(_ request: JobRequest, input: Input, inputName: String, length: AudioLength?) throws -> JobStatus {
-        let name = request.output
+    func start(_ request: JobRequest, input: Input, inputName: String, title: String, length: AudioLength?) throws -> JobStatus {
+        let taken = { (candidate: String) in
+            self.jobs.values.contains { $0.url.lastPathComponent == candidate } ||
+                FileManager.default.fileExists(atPath: self.folder.output.appendingPathComponent(candidate).path)
+        }
+        let name = request.output ?? JobOutputName.make(for: request.operation, title: title, isTaken: taken)
         guard !name.isEmpty, !name.contains("/"), !name.contains("\0"), !name.hasPrefix("."), name.count <= 255 else {
             throw HTTPError(.badRequest, message: "output: a plain file name in the output folder, like song-reversed.wav")
         }

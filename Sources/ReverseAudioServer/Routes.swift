@@ -16,13 +16,24 @@ struct Routes: Sendable {
 
     func add(to router: Router<ServerContext>) {
         router.get("/") { _, _ in Page.response(for: "index.html") }
-        router.get("/app.js") { _, _ in Page.response(for: "app.js") }
-        router.get("/style.css") { _, _ in Page.response(for: "style.css") }
+        for name in Page.files.keys where name != "index.html" {
+            router.get("/\(name)") { _, _ in Page.response(for: name) }
+        }
+        router.get("/api/settings") { _, _ in Settings(urlHosts: urlHosts) }
         router.get("/api/files") { _, _ in try await list() }
-        router.get("/api/files/{name}/audio") { request, context in try await audio(request, context) }
-        router.get("/api/files/{name}/waveform.json") { request, context in try await waveform(request, context, .json) }
-        router.get("/api/files/{name}/waveform.dat") { request, context in try await waveform(request, context, .dat) }
+        router.get("/api/results") { _, _ in try await results.list(catalog: catalog) }
         router.post("/api/uploads") { request, _ in EditedResponse(status: .created, response: try await uploads.receive(request)) }
+        // Files, results and uploads alike: the same player (both directions, the waveform).
+        for shelf in Shelf.allCases {
+            router.get("/api/\(shelf.rawValue)/{name}/audio") { request, context in try await audio(request, try open(shelf, context)) }
+            router.get("/api/\(shelf.rawValue)/{name}/waveform.json") { request, context in
+                try await waveform(request, try open(shelf, context), .json)
+            }
+            router.get("/api/\(shelf.rawValue)/{name}/waveform.dat") { request, context in
+                try await waveform(request, try open(shelf, context), .dat)
+            }
+        }
+        router.get("/api/results/{name}/download") { request, context in try Self.download(request, try open(.results, context)) }
         router.post("/api/jobs") { request, context in try await startJob(request, context) }
         router.get("/api/jobs/{id}") { _, context in try await jobs.status(of: try context.parameters.require("id")) }
         router.delete("/api/jobs/{id}") { _, context in try await jobs.cancel(try context.parameters.require("id")) }
@@ -30,20 +41,44 @@ struct Routes: Sendable {
         router.get("/api/jobs/{id}/result") { request, context in try await result(request, context) }
     }
 
-    /// The file a route's `{name}` names, opened inside the folder.
-    private func file(_ context: ServerContext) throws -> FolderFile {
-        let encoded = try context.parameters.require("name")
-        guard let name = encoded.removingPercentEncoding else { throw HTTPError(.badRequest, message: "a name that is not URL-encoded UTF-8") }
-        return try folder.open(name)
+    /// What the page adapts to (`GET /api/settings`): the hosts a job's URL may name (the URL
+    /// field shows only when there is one).
+    struct Settings: ResponseEncodable, Sendable {
+        let urlHosts: [String]
     }
 
-    /// The rows of the list, in the walk's order; files not yet described are read a few at a
-    /// time (as many as there are cores), each once per version of the file.
-    private func list() async throws -> [FileCatalog.Row] {
+    /// Where a route's `{name}` is looked up.
+    enum Shelf: String, CaseIterable, Sendable {
+        /// The served folder's files.
+        case files
+        /// What jobs wrote, in the output folder.
+        case results
+        /// What was uploaded.
+        case uploads
+    }
+
+    /// The results: the output folder's files.
+    var results: ResultShelf { ResultShelf(output: folder.output) }
+
+    /// The file a route's `{name}` names on `shelf`, opened there.
+    private func open(_ shelf: Shelf, _ context: ServerContext) throws -> FolderFile {
+        let encoded = try context.parameters.require("name")
+        guard let name = encoded.removingPercentEncoding else { throw HTTPError(.badRequest, message: "a name that is not URL-encoded UTF-8") }
+        switch shelf {
+        case .files: return try folder.open(name)
+        case .results: return try results.open(name)
+        case .uploads: return try uploads.open(name)
+        }
+    }
+
+    /// The rows of the list, in the walk's order, a file that cannot be read as audio with the
+    /// reason; files not yet described are read a few at a time (as many as there are cores),
+    /// each once per version of the file.
+    private func list() async throws -> [FileCatalog.ListRow] {
         let files = await OffThread.runNonThrowing { [folder] in folder.names() }
-        var rows = [FileCatalog.Row?](repeating: nil, count: files.count)
+        var rows = [FileCatalog.ListRow?](repeating: nil, count: files.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        await withTaskGroup(of: (Int, FileCatalog.Row?).self) { group in
+        await withTaskGroup(of: (Int, FileCatalog.ListRow?).self) { group in
             var next = 0
             func addNext() {
                 guard next < files.count else { return }
@@ -51,7 +86,12 @@ struct Routes: Sendable {
                 group.addTask {
                     // A name the walk found but a request for it would not reach is left out.
                     guard let file = try? folder.open(name) else { return (index, nil) }
-                    return (index, await catalog.row(file))
+                    switch await catalog.describe(file) {
+                    case .success(let row): return (index, .readable(row))
+                    case .failure(let error):
+                        let reason = (folder.answer(for: error, file: file) as? HTTPError)?.body ?? "cannot be read"
+                        return (index, .unreadable(name: name, reason: reason))
+                    }
                 }
                 next += 1
             }
@@ -64,8 +104,7 @@ struct Routes: Sendable {
         return rows.compactMap { $0 }
     }
 
-    private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let file = try file(context)
+    private func audio(_ request: Request, _ file: FolderFile) async throws -> Response {
         let direction: PlaybackDirection
         switch request.uri.queryParameters["direction"].map(String.init) {
         case nil, "forward", "forwards": direction = .forward
@@ -90,40 +129,7 @@ struct Routes: Sendable {
         }
     }
 
-    /// A body of `size` bytes answered whole (200) or by the one range `request` asks (206 with
-    /// `Content-Range`; 416 past the end), made piece by piece by `bytes` as the client reads:
-    /// each piece waits until the one before is taken, so memory stays at one piece.
-    static func ranged(_ request: Request, size: Int, pieceBytes: Int, headers given: HTTPFields,
-                       bytes: @escaping @Sendable (ClosedRange<Int>) async throws -> ByteBuffer) -> Response {
-        var headers = given
-        headers[.acceptRanges] = "bytes"
-        let range: ClosedRange<Int>
-        switch ByteRange(header: request.headers[.range], size: size) {
-        case .unsatisfiable:
-            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes"])
-        case .whole:
-            guard size > 0 else { return Response(status: .ok, headers: headers, body: .init()) }
-            range = 0...(size - 1)
-        case .part(let part):
-            range = part
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
-        }
-        let body = ResponseBody(contentLength: range.count) { writer in
-            var at = range.lowerBound
-            while at <= range.upperBound {
-                try Task.checkCancellation()
-                let end = min(at + pieceBytes - 1, range.upperBound)
-                // Suspends while the client is not reading.
-                try await writer.write(try await bytes(at...end))
-                at = end + 1
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: headers[.contentRange] == nil ? .ok : .partialContent, headers: headers, body: body)
-    }
-
-    private func waveform(_ request: Request, _ context: ServerContext, _ format: WaveformData.Format) async throws -> Response {
-        let file = try file(context)
+    private func waveform(_ request: Request, _ file: FolderFile, _ format: WaveformData.Format) async throws -> Response {
         let given = request.uri.queryParameters["samples-per-pixel"].map(String.init) ?? "256"
         guard let samplesPerPixel = Int(given), (2...Int(Int32.max)).contains(samplesPerPixel) else {
             throw HTTPError(.badRequest, message: "samples-per-pixel: a whole number from 2, not \(given)")
@@ -160,14 +166,19 @@ struct Routes: Sendable {
         let input: JobTable.Input
         var length: JobTable.AudioLength?
         switch source {
-        case .file(let name), .upload(let name):
-            let file = try source.isUpload ? uploads.open(name) : folder.open(name)
+        case .file(let name), .upload(let name), .result(let name):
+            let file: FolderFile
+            switch source {
+            case .upload: file = try uploads.open(name)
+            case .result: file = try results.open(name)
+            default: file = try folder.open(name)
+            }
             input = .file(file)
             if !asked.operation.isVideo {
                 switch await catalog.describe(file) {
                 case .success(let row): length = .init(frames: row.frames, sampleRate: row.sampleRate)
                 case .failure(let error):
-                    if !source.isUpload { throw HTTPError(.badRequest, message: "\(name): not audio this tool can read") }
+                    if case .file = source { throw HTTPError(.badRequest, message: "\(name): not audio this tool can read") }
                     throw folder.answer(for: error, file: file)
                 }
             }
@@ -175,7 +186,7 @@ struct Routes: Sendable {
             // Read inside the job, never here: a stalled server must not hold a request.
             input = .remote(try remote(address))
         }
-        return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, inputName: source.name, length: length))
+        return EditedResponse(status: .accepted, response: try await jobs.start(asked, input: input, inputName: source.name, title: source.title, length: length))
     }
 
     /// A job's `url`, accepted only for `http`/`https` on a host and port `--allow-url-hosts`
@@ -208,24 +219,6 @@ struct Routes: Sendable {
 
     private func result(_ request: Request, _ context: ServerContext) async throws -> Response {
         let url = try await jobs.result(of: try context.parameters.require("id"))
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path), let size = attributes[.size] as? Int else {
-            throw HTTPError(.notFound, message: "the output is gone")
-        }
-        let name = url.lastPathComponent
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? Character($0) : "_" })
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;,"))) ?? ascii
-        let headers: HTTPFields = [.contentType: Page.mediaType(of: url),
-                                   .contentDisposition: "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"]
-        // Ranges too: a browser seeks in a result it plays only when they are answered.
-        return Self.ranged(request, size: size, pieceBytes: 256 * 1024, headers: headers) { piece in
-            try await OffThread.run {
-                let handle = try FileHandle(forReadingFrom: url)
-                defer { try? handle.close() }
-                try handle.seek(toOffset: UInt64(piece.lowerBound))
-                let data = try handle.read(upToCount: piece.count) ?? Data()
-                guard data.count == piece.count else { throw HTTPError(.conflict, message: "\(name) changed while it was read") }
-                return ByteBuffer(bytes: data)
-            }
-        }
+        return try Self.download(request, try results.open(url.lastPathComponent))
     }
 }

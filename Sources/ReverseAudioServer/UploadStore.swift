@@ -38,6 +38,8 @@ struct UploadStore: Sendable {
     struct Upload: ResponseEncodable, Sendable {
         /// The name the jobs API takes as `{"upload": name}`.
         let name: String
+        /// The name as the user gave it (made safe), for a page to show.
+        let title: String
         let size: Int
         /// `video` (a moving picture, for the video jobs) or `audio` (for the audio jobs; a
         /// video's sound is read by them too).
@@ -85,7 +87,7 @@ struct UploadStore: Sendable {
             let (kind, duration) = try await Self.describe(partial.url, name: safe)
             let size = partial.written
             try partial.publish(as: folder.appendingPathComponent(name))
-            return Upload(name: name, size: size, kind: kind, duration: duration)
+            return Upload(name: name, title: safe, size: size, kind: kind, duration: duration)
         } catch {
             partial.discard()
             if error is HTTPError || error is CancellationError { throw error }
@@ -247,6 +249,14 @@ struct UploadStore: Sendable {
     }
 
     // MARK: - Names
+
+    /// An upload's name as the user gave it: without the prefix (8 hexadecimal digits and `-`)
+    /// that keeps uploads of one name apart.
+    static func title(of name: String) -> String {
+        let prefix = name.prefix(9)
+        guard prefix.count == 9, prefix.last == "-", prefix.dropLast().allSatisfy(\.isHexDigit) else { return name }
+        return String(name.dropFirst(9))
+    }
 
     /// `name` made safe as a file name: its last path component, letters, digits and `-_.,()+'&`
     /// and spaces kept, anything else `_`, no leading dot, at most 100 bytes (the extension kept).

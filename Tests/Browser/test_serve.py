@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""The page of `reverse-audio serve` in headless Chromium (run by scripts/test-browser).
+"""The page of `reverse-audio serve` in headless Chromium or Firefox (run by scripts/test-browser).
 
 Drives the page as a user would (its buttons, slider, waveform and keys) and checks what it
 does against the server's files and the ffmpeg CLI: a reversal downloaded from the page equals
 `ffmpeg -af areverse`, a trimmed region equals `ffmpeg -af atrim`, playback advances, turning
 the direction mid-play lands on the mirrored moment (t <-> duration - t), and so on.
 
-Prints one "ok - NAME" or "not ok - NAME: REASON" line per check (the script counts them);
-exits 1 when any failed.
+The same checks run in either browser (--browser, or $BROWSER: chromium, the default, or
+firefox): Chromium through Selenium and chromedriver, Firefox ESR over WebDriver BiDi through
+bidi_firefox.py, which offers the part of Selenium's API used here. A check one browser cannot
+do is reported as "ok - BROWSER: NAME # skip BROWSER: REASON".
 
-    python3 Tests/Browser/test_serve.py --url http://127.0.0.1:PORT/ --media DIR --output DIR --work DIR [--screenshot PNG]
+Prints one "ok - BROWSER: NAME" or "not ok - BROWSER: NAME: REASON" line per check (the script
+counts them); exits 1 when any failed.
+
+    python3 Tests/Browser/test_serve.py --url http://127.0.0.1:PORT/ --media DIR --output DIR --work DIR [--screenshot PNG] [--browser firefox]
 """
 
 import argparse
@@ -27,25 +32,42 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.action_chains import ActionChains as SeleniumActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+import bidi_firefox
 
 FLAC = "tone.flac"
 MP3 = "pluck.mp3"
 NESTED = "Sub Folder/Take #2 (été).wav"
 
 failures = 0
+browser = os.environ.get("BROWSER", "chromium")
+# What the drivers raise: Selenium's errors, and the BiDi client's (both with .msg).
+DRIVER_ERRORS = (WebDriverException, bidi_firefox.WebDriverError)
 
 
-def report(name, error=None):
+class Skip(Exception):
+    """Raised by a check that this browser cannot do; its message says why."""
+
+
+def ActionChains(driver):
+    if isinstance(driver, bidi_firefox.Firefox):
+        return bidi_firefox.ActionChains(driver)
+    return SeleniumActionChains(driver)
+
+
+def report(name, error=None, skip=None):
     global failures
-    if error is None:
-        print(f"ok - {name}", flush=True)
+    if skip is not None:
+        print(f"ok - {browser}: {name} # skip {browser}: {skip}", flush=True)
+    elif error is None:
+        print(f"ok - {browser}: {name}", flush=True)
     else:
         failures += 1
         reason = " ".join(str(error).split()) or type(error).__name__
-        print(f"not ok - {name}: {reason}", flush=True)
+        print(f"not ok - {browser}: {name}: {reason}", flush=True)
 
 
 def check(name):
@@ -53,6 +75,8 @@ def check(name):
     def run(function):
         try:
             function()
+        except Skip as reason:
+            report(name, skip=str(reason))
         except Exception as error:  # any failure of a check is that check's, the rest go on
             if not isinstance(error, AssertionError):
                 traceback.print_exc(file=sys.stdout)
@@ -73,7 +97,7 @@ def wait_for(condition, timeout=10.0, what="a condition", interval=0.05):
             value = condition()
             if value:
                 return value
-        except WebDriverException as error:
+        except DRIVER_ERRORS as error:
             last_error = error
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout:g} s waiting for {what}" + (f" ({last_error.msg})" if last_error else ""))
@@ -139,6 +163,12 @@ class Page:
         os.makedirs(self.downloads, exist_ok=True)
         self.files = {}
         self.results = {}   # file name → the job id of its reversal
+        if browser == "firefox":
+            # A fresh profile that autoplays, downloads to self.downloads unasked and has a fake
+            # camera and microphone (media.navigator.streams.fake), allowed without asking.
+            self.driver = bidi_firefox.Firefox(downloads=self.downloads, width=1280, height=800)
+            self.driver.set_script_timeout(60)
+            return
 
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
@@ -188,6 +218,8 @@ class Page:
     def button(self, container, text):
         found = [b for b in container.find_elements(By.TAG_NAME, "button") if b.text.strip() == text]
         assert found, f"no button {text!r} in the row"
+        # In the middle of the window: a driver's own scrolling may leave it under the transport bar.
+        self.js("arguments[0].scrollIntoView({block: 'center'})", found[0])
         return found[0]
 
     def get(self, path):
@@ -289,7 +321,8 @@ class Page:
         link = [a for a in entry.find_elements(By.CSS_SELECTOR, "a[download]") if a.text.strip() == "Download"]
         assert link, f"{what}: no Download link"
         raw = self.js("return arguments[0].getAttribute('href')", link[0])
-        assert raw.startswith("/api/jobs/") and raw.endswith("/result"), f"the link's href is {raw!r}"
+        name = entry.get_attribute("data-name")
+        assert raw == "/api/results/" + urllib.parse.quote(name, safe="()") + "/download", f"the link's href is {raw!r}"
         return raw
 
     def run(self):
@@ -326,7 +359,8 @@ class Page:
             path = os.path.join(self.downloads, saved[0])
             wait_for(lambda: os.path.getsize(path) > 44, 10, "the downloaded file's bytes")
             time.sleep(0.3)
-            assert saved[0].startswith("tone-reversed-"), f"downloaded as {saved[0]!r}"
+            # Named as the reverse command names it.
+            assert saved[0] == "tone-REVERSED.wav", f"downloaded as {saved[0]!r}"
             same_pcm(pcm(path), pcm(os.path.join(self.media, FLAC), "areverse"), "the downloaded reversal")
             _, _, fetched = self.get(href)
             with open(path, "rb") as file:
@@ -461,7 +495,8 @@ class Page:
             assert min(times) >= 0.7 and max(times) <= 2.05, f"backwards, played {min(times):.2f}..{max(times):.2f}"
             assert min(times) < 1.2 and any(b > a + 0.5 for a, b in zip(times, times[1:])), "backwards, it did not loop round"
             driver.find_element(By.ID, "loop-clear").click()
-            assert self.state()["loop"] == {"in": None, "out": None}
+            loop = self.state()["loop"]
+            assert loop["in"] is None and loop["out"] is None, f"loop is {loop}"
             self.pause()
 
         @check("dragging across the waveform fills the trim start and end")
@@ -487,7 +522,7 @@ class Page:
             assert link.get_attribute("download") is not None, "the link has no download attribute"
             status, headers, body = self.get(raw)
             disposition = headers.get("Content-Disposition", "")
-            assert 'filename="tone-trim-' in disposition and '.flac"' in disposition, f"Content-Disposition: {disposition}"
+            assert 'filename="tone-trimmed' in disposition and '.flac"' in disposition, f"Content-Disposition: {disposition}"
             path = os.path.join(self.work, "tone-trim.flac")
             with open(path, "wb") as file:
                 file.write(body)
@@ -545,14 +580,18 @@ class Page:
             self.press(Keys.SPACE)
             wait_for(lambda: not self.state()["playing"], 5, "space to pause")
 
-        @check("Play result plays the reversal's download in #player (forwards only)")
+        @check("Play result plays the reversal as a file: its virtual WAV, with its waveform, in both directions")
         def _():
             self.button(self.row(FLAC), "Play result").click()
-            job = self.results[FLAC]
-            wait_for(lambda: self.audio()["src"].endswith(f"/api/jobs/{job}/result"), 5, "the result's URL in #player")
+            wait_for(lambda: urllib.parse.urlsplit(self.audio()["src"]).path == "/api/results/tone-REVERSED.wav/audio", 5,
+                     "the result's virtual WAV in #player")
             self.wait_playing(0.3)
-            assert not driver.find_element(By.ID, "direction").is_enabled(), "#direction is enabled for a result"
+            wait_for(lambda: self.state()["waveform"], 10, "the result's waveform")
+            self.set_direction("backwards")
+            assert "direction=reverse" in self.audio()["src"], "the result does not play backwards"
+            self.wait_playing(0.2)
             self.pause()
+            self.set_direction("forwards")
 
         @check("a file in a subfolder, its name URL-encoded as one segment, plays with its waveform")
         def _():
@@ -587,11 +626,11 @@ class Page:
             entry = self.drop(os.path.join(self.media, FLAC), "dropped tone.flac")
             href = self.result_link(entry, "dropped tone.flac")
             named = entry.find_element(By.CSS_SELECTOR, "a[download]").get_attribute("download")
-            assert "dropped tone" in named and named.endswith("-reversed.flac"), f"the result is named {named!r}"
-            downloaded = os.path.join(self.work, "dropped-result.flac")
+            # Named as the reverse command names it (WAV, exact), the upload's prefix not shown.
+            assert named == "dropped tone-REVERSED.wav", f"the result is named {named!r}"
+            downloaded = os.path.join(self.work, "dropped-result.wav")
             with open(downloaded, "wb") as file:
                 file.write(self.get(href)[2])
-            assert probe(downloaded)["codec_name"] == "flac", "the result of a FLAC upload is not FLAC"
             same_pcm(pcm(downloaded), pcm(os.path.join(self.media, FLAC), "areverse"), "the dropped file reversed")
 
         @check("the file picker uploads the same way (a multipart form): a WAV comes back reversed, equal to areverse")
@@ -646,8 +685,9 @@ class Page:
             clip, back = frame_hashes(recording), frame_hashes(result)
             assert len(clip) >= 30, f"the recording has {len(clip)} frames"
             expected = clip + clip[-2::-1]
-            assert len(back) == len(expected), f"the boomerang has {len(back)} frames; the recording's {len(clip)} make {len(expected)}"
             first = first_difference(back, expected)
+            assert len(back) == len(expected), \
+                f"the boomerang has {len(back)} frames; the recording's {len(clip)} make {len(expected)} (frame {first} is the first to differ)"
             assert back == expected, f"frame {first} of the boomerang is not the recording's frame (forwards then reversed)"
             recorded = media_duration(recording)
             assert 1.8 * recorded <= shown <= 2.2 * recorded, f"the page shows {shown:.2f} s; the recording is {recorded:.2f} s"
@@ -656,6 +696,118 @@ class Page:
             self.js("arguments[0].currentTime = arguments[0].duration / 2", video)
             time.sleep(0.5)
             driver.save_screenshot(self.camera_screenshot)
+
+        # ---- the page a new user meets (issue 46): each check failed on the page before ----
+
+        def in_view(element):
+            return self.js("""const r = arguments[0].getBoundingClientRect();
+                return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0""", element)
+
+        @check("the transport stays in view: Play on the last row of a phone-sized window, the Player landmark holds Play/Pause and the direction")
+        def _():
+            self.pause()
+            size = self.js("return {width: outerWidth, height: outerHeight}")
+            driver.set_window_size(390, 844)
+            try:
+                row = self.row(NESTED)
+                self.js("arguments[0].scrollIntoView({block: 'end'})", row)
+                self.button(row, "Play").click()
+                self.wait_playing(0.2)
+                transport = driver.find_element(By.CSS_SELECTOR, '[aria-label="Player"]')
+                assert in_view(transport), "the Player landmark is out of view"
+                play = transport.find_element(By.ID, "play-pause")
+                direction = transport.find_element(By.ID, "direction")
+                assert in_view(play) and play.get_attribute("aria-label") == "Pause", f"play/pause: {play.get_attribute('aria-label')!r}"
+                assert in_view(direction) and direction.get_attribute("aria-pressed") == "false"
+                direction.click()
+                wait_for(lambda: direction.get_attribute("aria-pressed") == "true", 5, "aria-pressed true backwards")
+                wide = self.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert wide <= 0, f"the page scrolls sideways by {wide} px at 390 px"
+            finally:
+                self.pause()
+                self.set_direction("forwards")
+                driver.set_window_size(size["width"], size["height"])
+
+        @check("Space pauses after a click on a row's Play, and after a click on the direction it pauses, not turns")
+        def _():
+            self.button(self.row(FLAC), "Play").click()
+            self.wait_playing(0.2)
+            ActionChains(driver).send_keys(Keys.SPACE).perform()
+            wait_for(lambda: not self.state()["playing"], 5, "Space (the row's Play focused) to pause")
+            ActionChains(driver).send_keys(Keys.SPACE).perform()
+            wait_for(lambda: self.state()["playing"], 5, "Space again to play")
+            driver.find_element(By.ID, "direction").click()
+            wait_for(lambda: self.state()["direction"] == "backwards", 5, "backwards")
+            ActionChains(driver).send_keys(Keys.SPACE).perform()
+            wait_for(lambda: not self.state()["playing"], 5, "Space (the direction focused) to pause")
+            assert self.state()["direction"] == "backwards", "Space turned the direction"
+            self.set_direction("forwards")
+
+        @check("backwards from 1 s carries on past the start: the whole file loops, to its end")
+        def _():
+            self.pause()
+            self.set_value("scrub", 1.0)
+            wait_for(lambda: abs(self.state()["fileTime"] - 1.0) < 0.05, 5, "file time 1.0")
+            self.set_direction("backwards")
+            driver.find_element(By.ID, "play-pause").click()
+            duration = self.state()["duration"]
+            wait_for(lambda: self.state()["playing"] and self.state()["fileTime"] > duration - 1.0, 6,
+                     "playback to wrap from the start to the end")
+            self.wait_playing(0.2)
+            self.pause()
+            self.set_direction("forwards")
+
+        @check("a file gone since the list was made: Play shows the server's reason in an alert beside the player")
+        def _():
+            gone = os.path.join(self.media, "gone.wav")
+            subprocess.run(["cp", os.path.join(self.media, NESTED), gone], check=True)
+            driver.find_element(By.ID, "refresh").click()
+            wait_for(lambda: self.js("return !!document.querySelector('tr[data-name=\"gone.wav\"]')"), 10, "the copy's row")
+            os.remove(gone)
+            self.button(self.row("gone.wav"), "Play").click()
+            alert = wait_for(lambda: [a for a in driver.find_elements(By.CSS_SELECTOR, '#player-panel [role="alert"]') if a.text], 10,
+                             "an alert beside the player")[0]
+            assert "no such file" in alert.text, f"the alert says {alert.text!r}"
+            empty = driver.find_element(By.ID, "wave-empty").text
+            assert "Loading" not in empty, f"the waveform still says {empty!r}"
+            driver.find_element(By.ID, "refresh").click()
+            wait_for(lambda: not self.js("return !!document.querySelector('tr[data-name=\"gone.wav\"]')"), 10, "the row to go")
+
+        @check("a file FFmpeg cannot read is listed with its reason, without Play")
+        def _():
+            notes = os.path.join(self.media, "notes.mp3")
+            with open(notes, "w") as file:
+                file.write("these are words, not sound\n" * 50)
+            try:
+                driver.find_element(By.ID, "refresh").click()
+                row = wait_for(lambda: self.js("return document.querySelector('tr[data-name=\"notes.mp3\"]')"), 10, "the row")
+                assert "Cannot be read" in row.text, f"the row says {row.text!r}"
+                assert not [b for b in row.find_elements(By.TAG_NAME, "button") if b.text.strip() == "Play"], "it has Play"
+                driver.find_element(By.ID, "filter").send_keys("tone")
+                wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "tr[data-name]")) == 1, 5, "the filter to leave one row")
+                self.set_value("filter", "")
+            finally:
+                os.remove(notes)
+                driver.find_element(By.ID, "refresh").click()
+
+        @check("results stay after a reload: tone-REVERSED.wav with Play result and Download; an upload's result plays both ways with a waveform")
+        def _():
+            driver.get(self.url)
+            entry = wait_for(lambda: self.js("return document.querySelector('#results li[data-name=\"tone-REVERSED.wav\"]')"), 10,
+                             "the reversal among the results")
+            self.button(entry, "Play result")
+            assert [a for a in entry.find_elements(By.CSS_SELECTOR, "a[download]") if a.text.strip() == "Download"], "no Download"
+            uploaded = wait_for(lambda: self.js("return document.querySelector('#results li[data-name=\"dropped tone-REVERSED.wav\"]')"),
+                                10, "the dropped file's result")
+            assert not self.js("return document.body.textContent.match(/[0-9a-f]{8}-dropped/)"), "an upload's prefix shows"
+            self.button(uploaded, "Play result").click()
+            self.wait_playing(0.2)
+            wait_for(lambda: self.state()["waveform"], 10, "the upload's waveform")
+            self.set_direction("backwards")
+            self.wait_playing(0.2)
+            assert "direction=reverse" in self.audio()["src"]
+            self.pause()
+            self.set_direction("forwards")
 
         @check("a screenshot: 1280x800, a file playing backwards in a loop")
         def _():
@@ -688,33 +840,37 @@ class Page:
         def _():
             try:
                 entries = driver.get_log("browser")
-            except (WebDriverException, AttributeError) as error:
+            except (*DRIVER_ERRORS, AttributeError) as error:
                 raise AssertionError(f"the console could not be read: {error}")
-            # The non-media upload's 415 is the answer that check asked for.
+            # The non-media upload's 415 and the vanished file's 404s are the answers those checks asked for.
             severe = [entry["message"] for entry in entries if entry.get("level") == "SEVERE"
-                      and not ("/api/uploads" in entry["message"] and "(Unsupported Media Type)" in entry["message"])]
+                      and not ("/api/uploads" in entry["message"] and "(Unsupported Media Type)" in entry["message"])
+                      and "/api/files/gone.wav/" not in entry["message"]]
             assert not severe, f"console errors: {severe}"
 
     def close(self):
         try:
             self.driver.quit()
-        except WebDriverException:
+        except DRIVER_ERRORS:
             pass
 
 
 def main():
+    global browser
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", required=True)
     parser.add_argument("--media", required=True)
     parser.add_argument("--output", required=True, help="the server's output folder (its uploads are inside)")
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot", default=os.path.join(".build-selenium", "serve.png"))
+    parser.add_argument("--browser", choices=("chromium", "firefox"), default=browser)
     arguments = parser.parse_args()
+    browser = arguments.browser
     try:
         page = Page(arguments.url, arguments.media, arguments.output, arguments.work, arguments.screenshot)
     except Exception as error:
         traceback.print_exc(file=sys.stdout)
-        report("start headless Chromium", error)
+        report(f"start headless {'Firefox' if browser == 'firefox' else 'Chromium'}", error)
         return 1
     try:
         page.run()

@@ -108,17 +108,8 @@ struct HTTPExchange {
     let body: Data
 
     init(port: Int, method: String, path: String, headers: [(String, String)], body: Data?) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw FFmpegOracle.Failure(description: "socket: \(errno)") }
+        let descriptor = try RawConnection.open(port: port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw FFmpegOracle.Failure(description: "connect to port \(port): errno \(errno)") }
         var head = "\(method) \(path) HTTP/1.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }

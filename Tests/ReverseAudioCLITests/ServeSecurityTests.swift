@@ -16,7 +16,7 @@ struct ServeSecurityTests {
         Data("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:1.0,\n\(target)\n#EXT-X-ENDLIST\n".utf8)
     }
 
-    @Test("a playlist is never media: an upload is refused (415), a folder file is not listed nor served, a job on it refused")
+    @Test("a playlist is never media: an upload is refused (415), a folder file is listed as unreadable, not served, a job on it refused")
     func playlistsAreNotMedia() throws {
         let outside = try ServeTests.folder(["secret.mp3": "mp3-cbr64-xing-1ch-22050.mp3"])
         let folder = try ServeTests.folder(["real.wav": "wav-pcm_s16le-1ch-8000.wav"])
@@ -31,8 +31,12 @@ struct ServeSecurityTests {
         #expect(upload.status == 415, "\(upload.status) \(upload.text)")
         #expect(upload.text.contains("playlist"), "\(upload.text)")
 
-        let names = try #require(try server.json("GET", "/api/files").value as? [[String: Any]]).compactMap { $0["name"] as? String }
-        #expect(names == ["real.wav"], "\(names)")
+        // Listed as unreadable, with the reason, beside the one real file.
+        let rows = try #require(try server.json("GET", "/api/files").value as? [[String: Any]])
+        #expect(rows.filter { $0["error"] == nil }.compactMap { $0["name"] as? String } == ["real.wav"], "\(rows)")
+        for row in rows where row["error"] != nil {
+            #expect((row["error"] as? String)?.contains("playlist") == true && row["frames"] == nil, "\(row)")
+        }
         for name in ["innocent.mp3", "relative.mp3", "concat.mp3"] {
             let audio = try server.request("GET", "/api/files/\(name)/audio")
             #expect(audio.status == 400 && audio.text.contains("playlist"), "\(name): \(audio.status) \(audio.text)")
@@ -310,6 +314,7 @@ final class StopFlag: @unchecked Sendable {
 enum RawConnection {
     static func open(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FFmpegOracle.Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -317,7 +322,10 @@ enum RawConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard descriptor >= 0, connected == 0 else { throw FFmpegOracle.Failure(description: "connect: errno \(errno)") }
+        guard connected == 0 else {
+            close(descriptor)
+            throw FFmpegOracle.Failure(description: "connect to port \(port): errno \(errno)")
+        }
         return descriptor
     }
 

@@ -2,8 +2,10 @@
 #   ensure_dependencies build    FFmpeg's -dev libraries, ALSA's (Linux: play's sound output) and pkg-config
 #   ensure_dependencies test     + the ffmpeg/ffprobe CLI (the oracle), tmux (play's keyboard test), and for
 #                                  MP3 cuts the lame CLI (inputs), mpg123 and SoX's MP3 reader (second decoders),
-#                                  GNU parallel (the batch recipes); on Linux also Chromium, its WebDriver and
-#                                  python3-venv (scripts/test-browser: serve's page in a headless browser)
+#                                  GNU parallel (the batch recipes), node (the page's modules: Tests/Page); on Linux also Chromium, its WebDriver,
+#                                  Firefox ESR (driven over WebDriver BiDi: no geckodriver is packaged), PulseAudio
+#                                  (a null sink: headless Firefox plays only to a sound server) and python3-venv
+#                                  (scripts/test-browser: serve's page in two headless browsers)
 #   ensure_dependencies bench    + ffmpeg, sox (with MP3 support), GNU time, valgrind (callgrind), and
 #                                  PulseAudio with its ALSA plugin (a null sink paces real-time play);
 #                                  lame and mp3splt (the MP3 cut peers), nginx (serve's static-file floor)
@@ -28,7 +30,8 @@ ensure_debian() {
     local packages=(pkg-config libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libswscale-dev libasound2-dev
                     libfreetype-dev fonts-dejavu-core)
     case "$purpose" in
-        test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel chromium chromium-driver python3-venv) ;;
+        test) packages+=(ffmpeg sox libsox-fmt-mp3 time tmux lame mpg123 parallel nodejs chromium chromium-driver firefox-esr pulseaudio
+                    python3-venv) ;;
         bench) packages+=(ffmpeg sox libsox-fmt-mp3 time valgrind pulseaudio libasound2-plugins lame mp3splt nginx-light) ;;
         samples) packages+=(ffmpeg espeak-ng) ;;
         slurm) packages+=(ffmpeg slurm-wlm munge python3) ;;

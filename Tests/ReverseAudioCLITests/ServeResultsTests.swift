@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What the page needs to treat results and uploads as it treats the folder's files (issue 46):
+/// names as `reverse` makes them, the output folder listed after a restart, the same audio and
+/// waveform routes, unreadable files listed with the reason.
+@Suite("serve: results and uploads as first-class files")
+struct ServeResultsTests {
+    @Test("a job without an output is named as reverse names it (NAME-REVERSED.wav), a number only on a collision")
+    func outputNames() throws {
+        let folder = try ServeTests.folder(["Melody.flac": "flac-s16-2ch-44100.flac", "sub/Melody.mp3": "mp3-cbr64-xing-1ch-22050.mp3"])
+        let server = try RunningServer(folder.url)
+        var names: [String] = []
+        for job in [["file": "Melody.flac", "operation": "reverse"], ["file": "Melody.flac", "operation": "reverse"],
+                    ["file": "sub/Melody.mp3", "operation": "reverse"], ["file": "sub/Melody.mp3", "operation": "trim", "start": 0.1, "end": 0.4] as [String: Any]] {
+            let id = try ServeJobTests.start(server, job)
+            let events = try ServeJobTests.events(server, id)
+            #expect(events.last?.0 == "done", "\(job): \(events)")
+            names.append("\(events.last?.1["output"] ?? "")")
+        }
+        #expect(names == ["Melody-REVERSED.wav", "Melody-REVERSED-2.wav", "Melody-REVERSED-3.wav", "Melody-trimmed.mp3"], "\(names)")
+        let upload = try server.request("POST", "/api/uploads?name=Song.wav", headers: [("Content-Type", "application/octet-stream")],
+                                        body: try Data(contentsOf: Fixtures.url("wav-pcm_s16le-1ch-8000.wav")))
+        let uploaded = try #require(try JSONSerialization.jsonObject(with: upload.body) as? [String: Any])
+        #expect(uploaded["title"] as? String == "Song.wav", "\(uploaded)")
+        let id = try ServeJobTests.start(server, ["upload": try #require(uploaded["name"] as? String), "operation": "reverse"])
+        #expect(try ServeJobTests.events(server, id).last?.1["output"] as? String == "Song-REVERSED.wav", "the upload's prefix shows")
+    }
+
+    @Test("results: listed from the output folder after a restart; their audio both ways is the decode and areverse; a waveform; trim on one")
+    func resultsAreFiles() throws {
+        let folder = try ServeTests.folder(["tone.flac": "flac-s16-2ch-44100.flac"])
+        let first = try RunningServer(folder.url)
+        let id = try ServeJobTests.start(first, ["file": "tone.flac", "operation": "reverse"])
+        #expect(try ServeJobTests.events(first, id).last?.0 == "done")
+        #expect(first.stop())
+
+        let server = try RunningServer(folder.url)
+        let (status, value) = try server.json("GET", "/api/results")
+        let rows = try #require(value as? [[String: Any]], "\(status)")
+        #expect(rows.count == 1 && rows.first?["name"] as? String == "tone-REVERSED.wav", "\(rows)")
+        #expect(rows.first?["kind"] as? String == "audio" && rows.first?["frames"] as? Int == 44100, "\(rows)")
+        let reversed = try FFmpegOracle.reversedSamples(of: Fixtures.url("flac-s16-2ch-44100.flac"))
+        let forwards = try server.request("GET", "/api/results/tone-REVERSED.wav/audio")
+        #expect(forwards.status == 200 && ServeTests.int16s(forwards.body.dropFirst(44)) == reversed)
+        let backwards = try server.request("GET", "/api/results/tone-REVERSED.wav/audio?direction=reverse")
+        #expect(ServeTests.int16s(backwards.body.dropFirst(44)) == (try FFmpegOracle.samples(of: Fixtures.url("flac-s16-2ch-44100.flac"))),
+                "the result backwards is not the original")
+        #expect(try server.request("GET", "/api/results/tone-REVERSED.wav/waveform.json?samples-per-pixel=256").status == 200)
+        let download = try server.request("GET", "/api/results/tone-REVERSED.wav/download")
+        #expect(download.headers["content-disposition"]?.contains("tone-REVERSED.wav") == true)
+        #expect(download.body == (try Data(contentsOf: folder.file("Reversed/tone-REVERSED.wav"))))
+        let trim = try ServeJobTests.start(server, ["result": "tone-REVERSED.wav", "operation": "trim", "start": 0.25, "end": 0.75])
+        let events = try ServeJobTests.events(server, trim)
+        #expect(events.last?.1["output"] as? String == "tone-REVERSED-trimmed.wav", "\(events)")
+        #expect(try server.request("GET", "/api/results/..%2Ftone.flac/audio").status == 404)
+        #expect(try server.request("GET", "/api/results/.uploads/audio").status == 404)
+    }
+
+    @Test("the list shows a file FFmpeg cannot read, with the reason; /api/settings names the URL hosts")
+    func unreadableAndSettings() throws {
+        let folder = try ServeTests.folder(["good.wav": "wav-pcm_s16le-1ch-8000.wav", "bad.mp3": "bad-text.mp3"])
+        let server = try RunningServer(folder.url, ["--allow-url-hosts", "media.example.org"])
+        let rows = try #require(try server.json("GET", "/api/files").value as? [[String: Any]])
+        let bad = try #require(rows.first { $0["name"] as? String == "bad.mp3" }, "\(rows)")
+        #expect((bad["error"] as? String)?.isEmpty == false && bad["frames"] == nil, "\(bad)")
+        #expect(rows.first { $0["name"] as? String == "good.wav" }?["error"] == nil)
+        let settings = try #require(try server.json("GET", "/api/settings").value as? [String: Any])
+        #expect(settings["urlHosts"] as? [String] == ["media.example.org"], "\(settings)")
+    }
+}
