@@ -21,6 +21,7 @@ import argparse
 import base64
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -728,6 +729,43 @@ class Page:
                 self.set_direction("forwards")
                 driver.set_window_size(size["width"], size["height"])
 
+        @check("200 files: Play on the last row keeps the transport in view, at 1400x900 (the list scrolled 10,000 px down)")
+        def _():
+            if not getattr(self, "binary", None):
+                raise AssertionError("no --binary given to serve a folder of 200 files")
+            many = os.path.join(self.work, "many")
+            os.makedirs(many, exist_ok=True)
+            first = os.path.join(many, "track-001.wav")
+            subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=440:d=1", first], check=True)
+            # Copies, not links: the walk lists a file once, whatever its names.
+            for number in range(2, 201):
+                shutil.copyfile(first, os.path.join(many, f"track-{number:03d}.wav"))
+            server = subprocess.Popen([self.binary, "serve", many, "-o", os.path.join(self.work, "many-out"), "--port", "0"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            size = self.js("return {width: outerWidth, height: outerHeight}")
+            try:
+                line = server.stdout.readline()
+                assert line.startswith("Listening on "), f"serve printed {line!r}"
+                driver.set_window_size(1400, 900)
+                driver.get(line.split()[-1])
+                wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "tr[data-name]")) == 200, 20, "200 rows")
+                row = self.row("track-200.wav")
+                self.button(row, "Play").click()
+                self.wait_playing(0.2)
+                assert self.js("return scrollY") > 5000, "the list did not scroll far"
+                transport = driver.find_element(By.CSS_SELECTOR, '[aria-label="Player"]')
+                assert in_view(transport), "the Player landmark is out of view"
+                assert in_view(transport.find_element(By.ID, "play-pause")), "play/pause is out of view"
+                assert "track-200.wav" in transport.text, f"the transport says {transport.text!r}"
+                self.pause()
+            finally:
+                # Back to the main server before this one goes: nothing of the page asks it after.
+                driver.set_window_size(size["width"], size["height"])
+                driver.get(self.url)
+                wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "tr[data-name]")) == 3, 10, "the three rows again")
+                server.terminate()
+                server.wait()
+
         @check("Space pauses after a click on a row's Play, and after a click on the direction it pauses, not turns")
         def _():
             self.button(self.row(FLAC), "Play").click()
@@ -864,10 +902,12 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--screenshot", default=os.path.join(".build-selenium", "serve.png"))
     parser.add_argument("--browser", choices=("chromium", "firefox"), default=browser)
+    parser.add_argument("--binary", help="reverse-audio, for checks that serve a folder of their own")
     arguments = parser.parse_args()
     browser = arguments.browser
     try:
         page = Page(arguments.url, arguments.media, arguments.output, arguments.work, arguments.screenshot)
+        page.binary = arguments.binary
     except Exception as error:
         traceback.print_exc(file=sys.stdout)
         report(f"start headless {'Firefox' if browser == 'firefox' else 'Chromium'}", error)
