@@ -53,7 +53,9 @@ PREFS = {
     "media.autoplay.blocking_policy": 0,
     "media.autoplay.block-webaudio": False,
     "media.navigator.streams.fake": True,           # getUserMedia: a fake camera and microphone...
-    "media.navigator.permission.disabled": True,    # ...allowed without asking
+    "media.navigator.permission.disabled": True,    # ...allowed without asking, at 320x240: on a busy
+    "media.navigator.video.default_width": 320,     # machine 640x480 recorded at ~11 fps (once 1 frame
+    "media.navigator.video.default_height": 240,    # in 3 s), 320x240 at 26-30 fps
     "browser.download.folderList": 2,               # downloads go to browser.download.dir, unasked
     "browser.download.useDownloadDir": True,
     "browser.download.always_ask_before_handling_new_types": False,
