@@ -62,6 +62,7 @@ actor FileCatalog {
         let file: OpenFiles.Key
         let samplesPerPixel: Int
         let format: WaveformData.Format
+        let part: Part
     }
 
     /// The row of `file`; nil for a file that cannot be read as audio.
@@ -100,8 +101,8 @@ actor FileCatalog {
     /// ``waveformBudget``). A JSON level that is a power of two comes with the file's whole
     /// ladder of such levels (``ladder(frames:)``), made in the same pass, so every zoom after
     /// the first is at once. Requests for data being made share that pass.
-    func waveform(of file: FolderFile, samplesPerPixel: Int, format: WaveformData.Format) async throws -> [UInt8] {
-        let key = WaveformKey(file: file.key, samplesPerPixel: samplesPerPixel, format: format)
+    func waveform(of file: FolderFile, samplesPerPixel: Int, format: WaveformData.Format, part: Part = .whole) async throws -> [UInt8] {
+        let key = WaveformKey(file: file.key, samplesPerPixel: samplesPerPixel, format: format, part: part)
         if let found = waveforms[key] {
             waveformOrder.removeAll { $0 == key }
             waveformOrder.append(key)
@@ -114,7 +115,8 @@ actor FileCatalog {
         } else {
             levels = [samplesPerPixel]
         }
-        let pass = PassKey(file: file.key, format: format, first: levels[0], count: levels.count)
+        let range = try part.range(frames: rows[file.key]?.frames, coarsest: levels.last ?? samplesPerPixel)
+        let pass = PassKey(file: file.key, format: format, first: levels[0], count: levels.count, part: part)
         let task: Task<[Int: [UInt8]], any Error>
         if let running = passesInFlight[pass] {
             task = running
@@ -126,7 +128,8 @@ actor FileCatalog {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     defer { try? FileManager.default.removeItem(at: folder) }
                     let outputs = levels.map { folder.appendingPathComponent("waveform-\($0).\(format.rawValue)") }
-                    try await WaveformData.write(try file.url(), to: zip(outputs, levels).map { .init($0, zoom: .samplesPerPixel($1)) })
+                    try await WaveformData.write(try file.url(), to: zip(outputs, levels).map { .init($0, zoom: .samplesPerPixel($1)) },
+                                                 range: range)
                     var made: [Int: [UInt8]] = [:]
                     for (output, level) in zip(outputs, levels) { made[level] = try [UInt8](Data(contentsOf: output)) }
                     return made
@@ -137,18 +140,37 @@ actor FileCatalog {
         defer { passesInFlight[pass] = nil }
         let made = try await task.value
         for (level, bytes) in made.sorted(by: { $0.key > $1.key }) {
-            keep(bytes, as: WaveformKey(file: file.key, samplesPerPixel: level, format: format))
+            keep(bytes, as: WaveformKey(file: file.key, samplesPerPixel: level, format: format, part: part))
         }
         guard let bytes = made[samplesPerPixel] else { throw HTTPError(.internalServerError, message: "the waveform could not be made") }
         return bytes
     }
 
-    /// One pass over a file: its format and the levels it makes.
+    /// One pass over a file (or a part of it): its format and the levels it makes.
     private struct PassKey: Hashable {
         let file: OpenFiles.Key
         let format: WaveformData.Format
         let first: Int
         let count: Int
+        let part: Part
+    }
+
+    /// Part `index` of `count` equal parts of a file, for a waveform drawn as it comes: each
+    /// part starts at a multiple of the ladder's coarsest level, so every level's points split
+    /// at the parts' edges and the parts, put end to end, are the whole file's waveform.
+    struct Part: Hashable, Sendable {
+        let index: Int
+        let count: Int
+
+        static let whole = Part(index: 0, count: 1)
+
+        /// The frames of this part of `frames`, nil for the whole.
+        func range(frames: Int64?, coarsest: Int) throws -> TimeRange? {
+            guard count > 1, let frames else { return nil }
+            let unit = Int64(coarsest)
+            let edge = { (k: Int) -> Int64 in k >= count ? frames : (frames * Int64(k) / Int64(count)) / unit * unit }
+            return try TimeRange(start: .frames(edge(index)), end: .frames(edge(index + 1)))
+        }
     }
 
     /// The levels a page zooms through for a file of `frames`: every power of two from the

@@ -841,6 +841,8 @@ class Page:
             self.button(uploaded, "Play result").click()
             self.wait_playing(0.2)
             wait_for(lambda: self.state()["waveform"], 10, "the upload's waveform")
+            # From the middle: backwards from near the start would wrap to the end (the loop) at once.
+            self.set_value("scrub", 3.0)
             self.set_direction("backwards")
             self.wait_playing(0.2)
             assert "direction=reverse" in self.audio()["src"]

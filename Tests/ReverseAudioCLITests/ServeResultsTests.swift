@@ -69,4 +69,25 @@ struct ServeResultsTests {
         let settings = try #require(try server.json("GET", "/api/settings").value as? [String: Any])
         #expect(settings["urlHosts"] as? [String] == ["media.example.org"], "\(settings)")
     }
+
+    @Test("a waveform in parts (the page draws a long file's as they come): the parts end to end are the whole, at every level of the ladder")
+    func waveformParts() throws {
+        let folder = try TemporaryDirectory()
+        let made = try ProcessRunner.run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=300:d=50:sample_rate=44100", "-af", "volume=0.5",
+                                                    "-c:a", "flac", folder.file("long.flac").path])
+        #expect(made.status == 0, "\(made.errorText)")
+        let server = try RunningServer(folder.url)
+        for level in [2048, 256, 16] {
+            let whole = try #require(try server.json("GET", "/api/files/long.flac/waveform.json?samples-per-pixel=\(level)").value as? [String: Any])
+            var joined: [Int] = []
+            for part in 0..<8 {
+                let piece = try #require(try server.json("GET", "/api/files/long.flac/waveform.json?samples-per-pixel=\(level)&part=\(part)&parts=8").value
+                                         as? [String: Any], "part \(part)")
+                joined += piece["data"] as? [Int] ?? []
+            }
+            let data = whole["data"] as? [Int] ?? []
+            #expect(!data.isEmpty && joined == data, "level \(level): \(joined.count) values in parts, \(data.count) whole")
+        }
+        #expect(try server.request("GET", "/api/files/long.flac/waveform.json?part=8&parts=8").status == 400)
+    }
 }

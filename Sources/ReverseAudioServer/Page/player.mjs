@@ -320,6 +320,6 @@ export function snapshot() {
     source: state.source ? { kind: state.source.shelf === 'files' ? 'file' : 'result', shelf: state.source.shelf, name: state.source.name } : null,
     zoom: state.zoom,
     loop: { in: state.loopIn, out: state.loopOut, wholeFile: state.loopsWholeFile },
-    waveform: state.wave ? { samplesPerPixel: state.wave.spp, length: state.wave.length } : null,
+    waveform: state.wave ? { samplesPerPixel: state.wave.spp, length: state.wave.length, complete: state.wave.filled === state.wave.length } : null,
   };
 }

@@ -28,28 +28,64 @@ function wantedSpp(source) {
   return samplesPerPixel(source.frames, canvasWidth(), state.zoom, Math.ceil(source.frames / MAX_POINTS));
 }
 
+// Parts a waveform is fetched in: a long file's first part is on screen while the server
+// still reads the rest (each part is a pass over its frames alone, the parts end to end are
+// the whole file's waveform).
+const partsFor = (source) => (source.duration > 120 ? 8 : 1);
+
+// Starts fetching `source`'s waveform at `spp`, part after part, into one wave that fills as
+// they come (`onPiece` after each); its promise resolves once every part is in.
+function fetchWave(source, spp, onPiece) {
+  const key = sourceKey(source);
+  const length = Math.ceil(source.frames / spp);
+  const wave = { key, spp, rate: source.sampleRate, length, mins: new Float32Array(length), maxs: new Float32Array(length), filled: 0 };
+  const parts = partsFor(source);
+  const done = (async () => {
+    for (let part = 0; part < parts; part++) {
+      const query = `samples-per-pixel=${spp}` + (parts > 1 ? `&part=${part}&parts=${parts}` : '');
+      const piece = parseWaveform(key, await api(`${mediaPath(source, 'waveform.json')}?${query}`));
+      const count = Math.min(piece.length, length - wave.filled);
+      wave.mins.set(piece.mins.subarray(0, count), wave.filled);
+      wave.maxs.set(piece.maxs.subarray(0, count), wave.filled);
+      wave.rate = piece.rate;
+      wave.filled += count;
+      onPiece(wave);
+    }
+    wave.filled = length;
+    return wave;
+  })();
+  return { wave, done };
+}
+
 // Fetches (once) and keeps the waveform data fine enough for the zoom and the canvas width.
+// The first of a file is drawn as its parts come; a finer one for a zoom replaces the one on
+// screen only once it is whole.
 export async function loadWaveform() {
   const source = state.source;
   if (!source || !source.frames) { draw(); return; }
   const spp = wantedSpp(source);
   const key = `${sourceKey(source)}|${spp}`;
-  if (state.wave && state.wave.key === sourceKey(source) && state.wave.spp === spp) { draw(); return; }
-  let request = state.waveCache.get(key);
-  if (!request) {
-    request = api(`${mediaPath(source, 'waveform.json')}?samples-per-pixel=${spp}`).then((json) => parseWaveform(sourceKey(source), json));
-    state.waveCache.set(key, request);
+  if (state.wave && state.wave.key === sourceKey(source) && state.wave.spp === spp && state.wave.filled === state.wave.length) { draw(); return; }
+  const onPiece = (wave) => {
+    if (state.source !== source) return;
+    if (!state.wave || state.wave.key !== sourceKey(source)) state.wave = wave;
+    if (state.wave === wave) draw();
+  };
+  let entry = state.waveCache.get(key);
+  if (!entry) {
+    entry = fetchWave(source, spp, onPiece);
+    state.waveCache.set(key, entry);
     if (state.waveCache.size > 48) state.waveCache.delete(state.waveCache.keys().next().value);
-    request.catch(() => state.waveCache.delete(key));
+    entry.done.catch(() => state.waveCache.delete(key));
   }
   state.waveLoading = key;
   draw();
   try {
-    const wave = await request;
+    const wave = await entry.done;
     if (state.source !== source) return;
     // A coarser answer that arrives late does not replace a finer one already drawn.
     const target = wantedSpp(source);
-    const current = state.wave && state.wave.key === sourceKey(source) ? state.wave : null;
+    const current = state.wave && state.wave.key === sourceKey(source) && state.wave.filled === state.wave.length ? state.wave : null;
     if (!current || wave.spp === target || Math.abs(Math.log2(wave.spp / target)) < Math.abs(Math.log2(current.spp / target))) {
       state.wave = wave;
     }
@@ -121,7 +157,8 @@ export function draw() {
   const d = duration();
   const wave = state.wave && state.source && state.wave.key === sourceKey(state.source) ? state.wave : null;
   empty.hidden = Boolean(state.source && wave && !state.waveLoading);
-  empty.textContent = !state.source ? 'No file selected' : wave ? 'Sharpening…' : state.waveLoading ? 'Loading the waveform…' : 'No waveform';
+  const coming = wave && wave.filled < wave.length ? `Reading the file… ${Math.floor((100 * wave.filled) / wave.length)}%` : 'Sharpening…';
+  empty.textContent = !state.source ? 'No file selected' : wave ? coming : state.waveLoading ? 'Loading the waveform…' : 'No waveform';
   empty.classList.toggle('corner', Boolean(wave));
   if (!state.source || !d) return;
 
@@ -162,10 +199,11 @@ export function draw() {
       const played = backwards() ? t0 >= now : t1 <= now;
       const i0 = Math.floor(t0 * perSecond);
       const i1 = Math.max(i0 + 1, Math.ceil(t1 * perSecond));
-      if (i0 >= wave.length || i1 <= 0) continue;
+      // Past what has come of a waveform being fetched: nothing yet.
+      if (i0 >= wave.filled || i1 <= 0) continue;
       let low = Infinity;
       let high = -Infinity;
-      for (let i = Math.max(0, i0); i < Math.min(i1, wave.length); i++) {
+      for (let i = Math.max(0, i0); i < Math.min(i1, wave.filled); i++) {
         if (wave.mins[i] < low) low = wave.mins[i];
         if (wave.maxs[i] > high) high = wave.maxs[i];
       }
