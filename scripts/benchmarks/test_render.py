@@ -47,6 +47,26 @@ Not measured yet.
 
 - wav 1 min: ours 1.000
 """
+# The same with a measured serve section whose page part is from an earlier run (--serve-page-only replaces that).
+EARLIER_SERVE = EARLIER.replace("## Raw timings", """## serve: virtual reversed WAVs over HTTP
+
+Measured 2025-12-30 22:00 UTC at commit 1111111 (load average 1 before all runs, 2 after).
+
+| input | cold open ms |
+|---|---:|
+| mp3 60 min | 389.8 |
+
+- **PASS**: median time to the first byte of a random 1-second range of a 60 min reversed input under 50 ms
+
+### The page: first sound, direction, waveform, zoom and a long list in Chromium
+
+Measured 2025-12-30 22:00 UTC at commit 1111111 (load average 1 before all runs, 2 after).
+
+| page figure | median ms |
+|---|---:|
+| first sound forwards | 999.0 |
+
+## Raw timings""")
 
 
 # ---------------------------------------------------------------- fabricated measurements
@@ -266,10 +286,40 @@ class Fakes:
                 "stream_minutes": layout["stream_minutes"], "stream_formats": sorted(layout["formats"]),
                 "stream_bytes": 105_840_044}
 
+    def page_layout(self, work, minutes):
+        return {"minutes": minutes}
+
+    def page_result(self, binary, layout, runs, work, start_server):
+        """The page's figures; with one run the browser is missing (skipped)."""
+        result = {"minutes": layout["minutes"], "runs": runs, "inputs": [], "list": [], "problems": [],
+                  "skipped": None, "files": 1000, "file_seconds": 2}
+        if runs == 1:
+            result["skipped"] = "no /usr/bin/chromium (Debian's chromium and chromium-driver; scripts/test-browser installs them)"
+            return result
+        pick = self.random
+        ranges = {"forwards": (150, 900), "backwards": (300, 1500), "to_backwards": (40, 260), "to_forwards": (40, 200),
+                  "waveform": (300, 4000), "whole": (3000, 9000), "zoom": (20, 400)}
+        for fmt in ("mp3", "flac"):
+            runs_of = []
+            for run in range(runs):
+                values = {key: round(pick.uniform(*span), 1) for key, span in ranges.items()}
+                if (fmt, run) == ("flac", 1):
+                    values["backwards"] = None
+                runs_of.append(values)
+            zoom = [[{"zoom": 2 ** level, "samplesPerPixel": 2 ** (17 - level), "ms": round(pick.uniform(1, 300), 1)}
+                     for level in range(1, 8)] for _ in range(runs)]
+            steps = [{key: (round(pick.uniform(100, 900), 1), values[key]) for key in ("forwards", "to_backwards", "backwards")
+                      if values[key] is not None} for values in runs_of]
+            result["inputs"].append({"format": fmt, "runs": runs_of, "zoom": zoom, "steps": steps})
+        result["list"] = [round(pick.uniform(400, 1500), 1) for _ in range(runs)]
+        result["list_api"] = [(round(pick.uniform(200, 400), 1), round(pick.uniform(500, 1400), 1)) for _ in range(runs)]
+        result["problems"] = ["flac run 2, backwards: RuntimeError: no row for signal-60min.flac within 60 s"]
+        return result
+
 
 # ---------------------------------------------------------------- scenarios
 
-SCENARIOS = {  # name: (arguments, whether BENCHMARKS.md starts as EARLIER)
+SCENARIOS = {  # name: (arguments, whether BENCHMARKS.md starts as EARLIER, or the text it starts as)
     "default-write": (["--durations", "1,10,60", "--formats", "mp3,m4a,flac,wav", "--runs", "3", "--write"], False),
     "default-write-over-earlier": (["--durations", "1,60", "--formats", "wav,m4a", "--range-minutes", "1.5",
                                     "--encode-pairs", "wav:m4a,flac:flac", "--encode-runs", "2", "--write"], True),
@@ -289,6 +339,10 @@ SCENARIOS = {  # name: (arguments, whether BENCHMARKS.md starts as EARLIER)
     "batch-failed-console": (["--tables", "batch", "--runs", "1"], False),
     "serve-write-over-earlier": (["--tables", "serve", "--serve-ranges", "4", "--formats", "mp3,m4a,flac,wav", "--write"],
                                  True),
+    "serve-page-only-write-over-serve": (["--tables", "serve", "--serve-page-only", "--write"], EARLIER_SERVE),
+    "serve-page-only-write-new-file": (["--tables", "serve", "--serve-page-only", "--serve-page-runs", "2", "--write"],
+                                       False),
+    "serve-page-skipped-console": (["--tables", "serve", "--serve-page-only", "--serve-page-runs", "1"], False),
     "error-tables": (["--tables", "reverse,bogus"], False),
     "error-write-needs-defaults": (["--tables", "jobs,reverse", "--write"], True),
     "error-encode-pairs": (["--encode-pairs", "wav:mp3"], False),
@@ -306,7 +360,7 @@ def run_new(arguments, root, work, earlier):
     from benchmarks import document, main, markdown
     from benchmarks.runner import Command
     from benchmarks.tables import batch, edit, encode, jobs, mp3_cuts, play, range as range_table, reverse, rf64, threads, video
-    from benchmarks.tables import serve, waveform
+    from benchmarks.tables import serve, serve_page, waveform
 
     fakes = Fakes(Command, encode.encode_label)
     loads = iter(LOADS)
@@ -326,6 +380,7 @@ def run_new(arguments, root, work, earlier):
         (threads, "measure_input", fakes.threads_row), (waveform, "make_inputs", fakes.inputs),
         (waveform, "measure_waveform", fakes.waveform_row),
         (serve, "make_layout", fakes.serve_layout), (serve, "measure_serve", fakes.serve_result),
+        (serve_page, "make_page_layout", fakes.page_layout), (serve_page, "measure_page", fakes.page_result),
         (play, "measure_all", lambda binary, args, work: fakes.play_report(play.verdicts, binary, args, work)),
     ]
     return run_patched(main.main, patches, arguments, root, work, earlier)
@@ -338,7 +393,7 @@ def run_patched(entry, patches, arguments, root, work, earlier):
     saved_argv, saved_cwd = sys.argv, os.getcwd()
     benchmarks_md = Path(root) / "BENCHMARKS.md"
     if earlier:
-        benchmarks_md.write_text(EARLIER)
+        benchmarks_md.write_text(earlier if isinstance(earlier, str) else EARLIER)
     elif benchmarks_md.exists():
         benchmarks_md.unlink()
     output = io.StringIO()

@@ -2,7 +2,9 @@
 1-second range at a random place of a --serve-minutes (60) reversed MP3, FLAC and M4A (target: a median under
 50 ms), 16 clients each streaming a different reversed file whole at once (every byte right, the server's
 memory flat), against nginx serving the same reversal, made beforehand by `ffmpeg -af areverse`, as a static
-file with byte ranges: the floor."""
+file with byte ranges: the floor. Then the page's own figures in headless Chromium (tables/serve_page.py): first
+sound both ways, the direction switch, the first waveform and every zoom level of 60-minute MP3 and FLAC inputs never
+opened before, and a 1,000-file list (--serve-page-only measures only those, keeping the rest of the section)."""
 
 import hashlib
 import math
@@ -22,11 +24,13 @@ from ..audio import areverse_filter
 from ..cells import pass_or_miss
 from ..console import show as show_table, text_table
 from ..inputs import make_inputs, minutes_label, warm_cache
-from ..markdown import kept_section, markdown_table, measured_line, verdict_lines
+from ..markdown import existing_section, kept_section, markdown_table, measured_line, verdict_lines
 from ..shell import log
+from . import serve_page
 
 NAME = "serve"
-HELP = "serve (1-second byte ranges and 16 whole streams of virtual reversed WAVs over HTTP, against nginx)"
+HELP = ("serve (1-second byte ranges and 16 whole streams of virtual reversed WAVs over HTTP, against nginx; the "
+        "page's first sound, switch, waveform, zoom and list in Chromium)")
 REPLACEABLE = True  # `--write` with only such tables replaces just their sections of BENCHMARKS.md
 HEADING = "## serve: virtual reversed WAVs over HTTP"
 
@@ -656,6 +660,10 @@ def add_arguments(parser):
                         help="random 1-second ranges per input in the serve table (default 20)")
     parser.add_argument("--serve-stream-minutes", type=float, default=10,
                         help=f"length of the files the serve table's {CLIENTS} clients stream whole (default 10)")
+    parser.add_argument("--serve-page-runs", type=int, default=3,
+                        help="runs of each of the serve table's page figures in Chromium (default 3)")
+    parser.add_argument("--serve-page-only", action="store_true",
+                        help="measure only the serve table's page figures (--write keeps the rest of its section)")
 
 
 def check_arguments(parser, args):
@@ -667,6 +675,8 @@ def check_arguments(parser, args):
             setattr(args, option, int(minutes))
     if args.serve_ranges < 1:
         parser.error("--serve-ranges: must be at least 1")
+    if args.serve_page_runs < 1:
+        parser.error("--serve-page-runs: must be at least 1")
 
 
 def formats_of(args):
@@ -675,17 +685,36 @@ def formats_of(args):
 
 def prepare(context):
     args = context.args
-    make_layout(context.work, args.serve_minutes, args.serve_stream_minutes, formats_of(args))
+    if not args.serve_page_only:
+        make_layout(context.work, args.serve_minutes, args.serve_stream_minutes, formats_of(args))
+    serve_page.make_page_layout(context.work, args.serve_minutes)
 
 
 def measure(context):
     args = context.args
-    layout = make_layout(context.work, args.serve_minutes, args.serve_stream_minutes, formats_of(args))
-    result = measure_serve(context.binary, layout, args.serve_ranges, context.work)
-    return {**result, "verdicts": serve_targets(result)}
+    page_layout = serve_page.make_page_layout(context.work, args.serve_minutes)
+    if args.serve_page_only:
+        result = {"page_only": True}
+    else:
+        layout = make_layout(context.work, args.serve_minutes, args.serve_stream_minutes, formats_of(args))
+        result = measure_serve(context.binary, layout, args.serve_ranges, context.work)
+        result["verdicts"] = serve_targets(result)
+    page = serve_page.measure_page(context.binary, page_layout, args.serve_page_runs, context.work, start_ours)
+    return {**result, "page": {**page, "verdicts": serve_page.page_verdicts(page)}}
+
+
+def show_page(page):
+    show_table(f"Serving the page: {minutes_label(page['minutes'])} inputs never opened before, in headless Chromium.",
+               serve_page.page_legend(page), text_table(serve_page.page_lines(page), serve_page.PAGE_HEADERS,
+                                                         serve_page.page_cells), page["verdicts"])
+    for problem in page["problems"]:
+        log(f"  note: {problem}")
 
 
 def show(context, result):
+    if result.get("page_only"):
+        show_page(result["page"])
+        return
     log("")
     log(f"Serving reversed WAVs: random 1-second ranges of {minutes_label(result['minutes'])} inputs "
         f"({result['count']} each).")
@@ -695,13 +724,15 @@ def show(context, result):
                text_table(result["streams"], STREAM_HEADERS, stream_cells), result["verdicts"])
     for note in serve_notes(result):
         log(f"  note: {note}")
+    show_page(result["page"])
 
 
 def written_options(context, result):
     if result is None:
         return None
     return (f"--serve-minutes {context.args.serve_minutes:g} --serve-ranges {context.args.serve_ranges} "
-            f"--serve-stream-minutes {context.args.serve_stream_minutes:g}")
+            f"--serve-stream-minutes {context.args.serve_stream_minutes:g} --serve-page-runs "
+            f"{context.args.serve_page_runs}")
 
 
 def serve_raw_lines(result):
@@ -721,14 +752,43 @@ def serve_raw_lines(result):
     return lines
 
 
+def page_section(context, page):
+    """The page's part of the section: its own heading (###), when, the legend, the table and the goals, the
+    problems and the zoom levels' raw times."""
+    return [serve_page.HEADING, "", measured_line(context.loads), "", serve_page.page_legend(page), "",
+            markdown_table(serve_page.page_lines(page), serve_page.PAGE_HEADERS, serve_page.page_cells), "",
+            *verdict_lines(page["verdicts"]), "",
+            *([*(f"- note: {problem}" for problem in page["problems"]), ""] if page["problems"] else []),
+            "Raw timings of the page, each run: where the first sounds' time went, the list's request, and the zoom "
+            "levels (ms from the click to the level's whole data):", "",
+            *(serve_page.page_raw_lines(page) or ["- none measured"])]
+
+
+def without_page(lines):
+    """`lines` (a section) up to the page's part, blank lines at the end left out."""
+    if serve_page.HEADING in lines:
+        lines = lines[:lines.index(serve_page.HEADING)]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
 def section(context, result):
     if result is None:
         kept = kept_section(HEADING, "run with --tables serve to measure it")
         return kept or [HEADING, "", "Not measured yet (run `scripts/bench --tables serve --write`)."]
+    if result.get("page_only"):
+        earlier = existing_section(HEADING)
+        if earlier and any(line.startswith("Measured ") for line in without_page(earlier)):
+            log(f"BENCHMARKS.md: kept the earlier ranges and streams of '{HEADING[3:]}' (--serve-page-only)")
+            rest = without_page(earlier)
+        else:
+            rest = [HEADING, "", "Ranges and streams not measured yet (run `scripts/bench --tables serve --write`)."]
+        return [*rest, "", *page_section(context, result["page"])]
     return [HEADING, "", measured_line(context.loads), "", range_legend(result), "",
             markdown_table(result["ranges"], RANGE_HEADERS, range_cells), "", stream_legend(result), "",
             markdown_table(result["streams"], STREAM_HEADERS, stream_cells), "",
             *verdict_lines(result["verdicts"]), "",
             *([*(f"- note: {note}" for note in serve_notes(result)), ""] if serve_notes(result) else []),
             "Raw timings (ms to the first body byte, in request order; stream seconds per client):", "",
-            *serve_raw_lines(result)]
+            *serve_raw_lines(result), "", *page_section(context, result["page"])]
