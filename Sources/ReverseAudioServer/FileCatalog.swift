@@ -65,11 +65,6 @@ actor FileCatalog {
         let part: Part
     }
 
-    /// The row of `file`; nil for a file that cannot be read as audio.
-    func row(_ file: FolderFile) async -> Row? {
-        try? await describe(file).get()
-    }
-
     /// The row of `file`, or why it cannot be read as audio (the library's error).
     func describe(_ file: FolderFile) async -> Result<Row, any Error> {
         let name = file.name

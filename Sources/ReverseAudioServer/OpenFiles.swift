@@ -30,12 +30,6 @@ final class OpenFiles: @unchecked Sendable {
     struct Key: Hashable, Sendable {
         let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64
 
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
         init(_ status: stat) {
             device = UInt64(status.st_dev)
             inode = UInt64(status.st_ino)

@@ -2,6 +2,7 @@
 WAV by the ffmpeg CLI, encoded from it to the other formats, and cached in the work folder."""
 
 import os
+import shutil
 import subprocess
 
 from .shell import ROOT, log, run
@@ -75,3 +76,14 @@ def warm_cache(path):
     with open(path, "rb") as handle:
         while handle.read(1 << 24):
             pass
+
+
+def link_or_copy(source, target):
+    """`target` made the same file as `source` (a hard link; a copy across file systems)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        target.unlink()
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)

@@ -23,7 +23,7 @@ from urllib.parse import quote
 from ..audio import areverse_filter
 from ..cells import pass_or_miss
 from ..console import show as show_table, text_table
-from ..inputs import make_inputs, minutes_label, warm_cache
+from ..inputs import make_inputs, minutes_label, warm_cache, link_or_copy
 from ..markdown import existing_section, kept_section, markdown_table, measured_line, verdict_lines
 from ..shell import log
 from . import serve_page
@@ -87,16 +87,6 @@ def oracle_wav(source, folder):
     os.replace(partial, path)
     checksum.write_text(file_md5(path) + "\n")
     return path, checksum.read_text().strip()
-
-
-def link_or_copy(source, target):
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists():
-        target.unlink()
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)
 
 
 def make_layout(work, minutes, stream_minutes, formats):

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from ..cells import pass_or_miss
-from ..inputs import make_inputs, minutes_label, warm_cache
+from ..inputs import link_or_copy, make_inputs, minutes_label, warm_cache
 from ..shell import ROOT, log
 from .batch import BATCH_FILES, BATCH_SECONDS, make_library
 
@@ -49,13 +49,7 @@ def make_page_layout(work, minutes):
         folder = work / "serve" / f"page-{fmt}"
         target = folder / source.name
         if not target.exists() or target.stat().st_ino != source.stat().st_ino:
-            folder.mkdir(parents=True, exist_ok=True)
-            if target.exists():
-                target.unlink()
-            try:
-                os.link(source, target)
-            except OSError:
-                shutil.copyfile(source, target)
+            link_or_copy(source, target)
         layout["inputs"].append({"format": fmt, "folder": folder, "name": source.name, "source": source})
     return layout
 
