@@ -55,15 +55,22 @@ final class ChunkCache: @unchecked Sendable {
     ///   - capacity: chunks kept; nil for ``PlaybackSchedule/defaultCapacity``, or, rendering as
     ///     fast as possible a file whose seeks search it (FLAC without a seek table),
     ///     ``PlaybackSchedule/renderingCapacity``: fewer seeks, 6 MiB more.
-    init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil) throws {
+    ///   - facts: what an earlier open of the file learnt (``StreamFacts``): its length and
+    ///     seek index are taken from them instead of reading the file for them again.
+    init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil,
+         facts: StreamFacts? = nil) throws {
         requestedCapacity = capacity
         self.url = url
-        file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
+        if let facts {
+            file = try AudioFileSource(url: url, facts: facts, cancellation: cancellation)
+        } else {
+            file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
+        }
         file.limitIndexMemory(to: Self.indexMemory)
         // The chain every front end reads a file through: here, the samples in `sampleFormat`.
         source = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: sampleFormat)).source
         let frames = try file.resolveLengthKeepingIndex().frames
-        info = file.info
+        info = facts?.info ?? file.info
         guard let frames else {
             throw ReverseAudioError.input(.lengthUnknown(path: file.name, reason: file.lengthUnknownReason ?? "playing it backwards needs it"))
         }

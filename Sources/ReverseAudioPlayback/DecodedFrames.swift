@@ -21,9 +21,10 @@ package final class DecodedFrames: Sendable {
     package let info: AudioInfo
     private let cache: ChunkCache
 
-    /// Opens `url` (a length pass when the container does not state it exactly).
-    package init(url: URL) throws {
-        cache = try ChunkCache(url: url, sampleFormat: .s16)
+    /// Opens `url` (a length pass when the container does not state it exactly, unless `facts`
+    /// an earlier open of the file learnt are given: ``StreamFacts``).
+    package init(url: URL, facts: StreamFacts? = nil) throws {
+        cache = try ChunkCache(url: url, sampleFormat: .s16, facts: facts)
         format = cache.format
         frameCount = cache.frameCount
         info = cache.info

@@ -3,8 +3,9 @@ import Hummingbird
 import ReverseAudio
 
 /// What `GET /api/files` says of each file, read once per version of the file (the length is
-/// resolved as every command resolves it, which may mean a pass over its packets), and the
-/// waveform data made for it, kept while few.
+/// resolved as every command resolves it, which may mean a pass over its packets), what that
+/// pass learnt (``StreamFacts``: later opens for playback and waveforms take it instead of
+/// reading the file again), and the waveform data made for it, each kept within a budget.
 actor FileCatalog {
     /// One row of the list.
     struct Row: ResponseEncodable, Sendable {
@@ -19,29 +20,48 @@ actor FileCatalog {
         let format: String
         /// FFmpeg's codec name ("mp3", "aac", "flac", "pcm_s24le").
         let codec: String
+
+        /// This row under `name` (one file may be reached by two names).
+        func named(_ name: String) -> Row {
+            Row(name: name, duration: duration, frames: frames, sampleRate: sampleRate, channels: channels, format: format, codec: codec)
+        }
     }
 
     /// One entry of the list: a file's row, or for a file that cannot be read as audio its
-    /// name, format and the reason (`{"name", "format", "error"}`), so that it is shown, not hidden.
+    /// name, format and the reason (`{"name", "format", "error"}`), so that it is shown, not
+    /// hidden; or one not described yet (`{"name", "format", "pending": true}`).
     enum ListRow: ResponseEncodable, Sendable {
         case readable(Row)
         case unreadable(name: String, reason: String)
+        case pending(name: String)
 
-        private enum Keys: String, CodingKey { case name, format, error }
+        private enum Keys: String, CodingKey { case name, format, error, pending }
 
         func encode(to encoder: any Encoder) throws {
+            let name: String
             switch self {
-            case .readable(let row): try row.encode(to: encoder)
-            case .unreadable(let name, let reason):
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(name, forKey: .name)
-                try container.encode((name as NSString).pathExtension.lowercased(), forKey: .format)
-                try container.encode(reason, forKey: .error)
+            case .readable(let row):
+                try row.encode(to: encoder)
+                return
+            case .unreadable(let named, _), .pending(let named): name = named
+            }
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode((name as NSString).pathExtension.lowercased(), forKey: .format)
+            switch self {
+            case .unreadable(_, let reason): try container.encode(reason, forKey: .error)
+            default: try container.encode(true, forKey: .pending)
             }
         }
     }
 
     private var rows: [OpenFiles.Key: Row] = [:]
+    private var describing: [OpenFiles.Key: Task<Result<Row, any Error>, Never>] = [:]
+    private var facts: [OpenFiles.Key: StreamFacts] = [:]
+    private var factsOrder: [OpenFiles.Key] = []
+    private var factsBytes = 0
+    /// Bytes of ``StreamFacts`` kept (an hour of MP3's packet index is about 6 MiB).
+    let factsBudget: Int
     private var waveforms: [WaveformKey: [UInt8]] = [:]
     private var waveformOrder: [WaveformKey] = []
     private var waveformBytes = 0
@@ -54,8 +74,9 @@ actor FileCatalog {
     /// Whole-file passes made at once; more requests wait for one to end.
     private let passes = AsyncLimit(2)
 
-    init(waveformBudget: Int = 64 << 20) {
+    init(waveformBudget: Int = 64 << 20, factsBudget: Int = 64 << 20) {
         self.waveformBudget = waveformBudget
+        self.factsBudget = factsBudget
     }
 
     private struct WaveformKey: Hashable {
@@ -65,25 +86,71 @@ actor FileCatalog {
         let part: Part
     }
 
-    /// The row of `file`, or why it cannot be read as audio (the library's error).
+    /// The row of `file`, or why it cannot be read as audio (the library's error). Requests
+    /// for a file being described share its pass.
     func describe(_ file: FolderFile) async -> Result<Row, any Error> {
+        let key = file.key, name = file.name
+        if let found = rows[key] { return .success(found.named(name)) }
+        let task: Task<Result<Row, any Error>, Never>
+        if let running = describing[key] {
+            task = running
+        } else {
+            task = Task { await self.read(file) }
+            describing[key] = task
+        }
+        let described = await task.value
+        describing[key] = nil
+        return described.map { $0.named(name) }
+    }
+
+    /// `file`'s row if it was described already (nothing is read).
+    func known(_ file: FolderFile) -> Row? { rows[file.key]?.named(file.name) }
+
+    /// What describing `file` learnt for its later opens, describing it first if needed; nil
+    /// when it cannot be read, or its opens cannot take them on trust.
+    func facts(of file: FolderFile) async -> StreamFacts? {
+        _ = await describe(file)
+        guard let found = facts[file.key] else { return nil }
+        if factsOrder.last != file.key {
+            factsOrder.removeAll { $0 == file.key }
+            factsOrder.append(file.key)
+        }
+        return found
+    }
+
+    /// Reads `file`'s row and facts on a thread of its own, and keeps them.
+    private func read(_ file: FolderFile) async -> Result<Row, any Error> {
         let name = file.name
-        if let found = rows[file.key] { return .success(Row(name: name, duration: found.duration, frames: found.frames, sampleRate: found.sampleRate,
-                                                             channels: found.channels, format: found.format, codec: found.codec)) }
-        let info: AudioInfo
+        let opened: (info: AudioInfo, facts: StreamFacts?)
         do {
             let url = try file.url()
-            info = try await OffThread.run { try AudioInfo.read(from: url) }
+            opened = try await OffThread.run {
+                let source = try AudioFileSource(url: url, resolvingLength: true)
+                return (source.info, source.facts)
+            }
         } catch {
             return .failure(error)
         }
+        let info = opened.info
         guard let frames = info.frames, info.sampleRate > 0 else {
             return .failure(ReverseAudioError.input(.decodingFailed(path: name, reason: "its length cannot be known")))
         }
         let row = Row(name: name, duration: Double(frames) / Double(info.sampleRate), frames: frames, sampleRate: info.sampleRate,
                       channels: info.channelCount, format: (name as NSString).pathExtension.lowercased(), codec: info.codec)
         rows[file.key] = row
+        if let made = opened.facts { keep(made, for: file.key) }
         return .success(row)
+    }
+
+    private func keep(_ made: StreamFacts, for key: OpenFiles.Key) {
+        guard made.bytes <= factsBudget / 4, facts[key] == nil else { return }
+        facts[key] = made
+        factsOrder.append(key)
+        factsBytes += made.bytes
+        while factsBytes > factsBudget, !factsOrder.isEmpty {
+            let victim = factsOrder.removeFirst()
+            factsBytes -= facts.removeValue(forKey: victim)?.bytes ?? 0
+        }
     }
 
     /// The smallest samples-per-pixel a file of `frames` frames is drawn at.
@@ -103,6 +170,7 @@ actor FileCatalog {
             waveformOrder.append(key)
             return found
         }
+        let facts = await facts(of: file)
         let levels: [Int]
         if format == .json, samplesPerPixel.nonzeroBitCount == 1, let frames = rows[file.key]?.frames,
            Self.ladder(frames: frames).contains(samplesPerPixel) {
@@ -123,8 +191,11 @@ actor FileCatalog {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     defer { try? FileManager.default.removeItem(at: folder) }
                     let outputs = levels.map { folder.appendingPathComponent("waveform-\($0).\(format.rawValue)") }
-                    try await WaveformData.write(try file.url(), to: zip(outputs, levels).map { .init($0, zoom: .samplesPerPixel($1)) },
-                                                 range: range)
+                    let url = try file.url()
+                    try await BlockingWork.run { flag in
+                        _ = try WaveformData.write(url, to: zip(outputs, levels).map { .init($0, zoom: .samplesPerPixel($1)) },
+                                               range: range, cancellation: flag, facts: facts)
+                    }
                     var made: [Int: [UInt8]] = [:]
                     for (output, level) in zip(outputs, levels) { made[level] = try [UInt8](Data(contentsOf: output)) }
                     return made

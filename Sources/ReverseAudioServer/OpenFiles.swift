@@ -55,8 +55,9 @@ final class OpenFiles: @unchecked Sendable {
         init(file: FolderFile) { self.file = file }
     }
 
-    /// `file`'s decode, opened now or earlier (blocking: call it off the request threads).
-    func frames(of file: FolderFile) throws -> DecodedFrames {
+    /// `file`'s decode, opened now or earlier (blocking: call it off the request threads); a
+    /// first open takes `facts` (``StreamFacts``) instead of reading the file for its length.
+    func frames(of file: FolderFile, facts: StreamFacts? = nil) throws -> DecodedFrames {
         let key = file.key
         let entry = lock.withLock {
             if let found = entries[key] {
@@ -75,7 +76,7 @@ final class OpenFiles: @unchecked Sendable {
         }
         return try entry.opening.withLock {
             if let opened = entry.opened { return try opened.get() }
-            let opened = Result { try DecodedFrames(url: try entry.file.url()) }
+            let opened = Result { try DecodedFrames(url: try entry.file.url(), facts: facts) }
             entry.opened = opened
             if case .failure = opened { lock.withLock { if entries[key] === entry { entries[key] = nil } } }
             return try opened.get()

@@ -20,11 +20,15 @@ struct Routes: Sendable {
             router.get("/\(name)") { _, _ in Page.response(for: name) }
         }
         router.get("/api/settings") { _, _ in Settings(urlHosts: urlHosts) }
-        router.get("/api/files") { _, _ in try await list() }
+        router.get("/api/files") { request, _ in
+            // `?details=known`: at once, a file not described yet as `{"name", "format", "pending": true}`.
+            try await list(waiting: request.uri.queryParameters["details"] != "known")
+        }
         router.get("/api/results") { _, _ in try await results.list(catalog: catalog) }
         router.post("/api/uploads") { request, _ in EditedResponse(status: .created, response: try await uploads.receive(request)) }
         // Files, results and uploads alike: the same player (both directions, the waveform).
         for shelf in Shelf.allCases {
+            router.get("/api/\(shelf.rawValue)/{name}") { _, context in try await row(try open(shelf, context)) }
             router.get("/api/\(shelf.rawValue)/{name}/audio") { request, context in try await audio(request, try open(shelf, context)) }
             router.get("/api/\(shelf.rawValue)/{name}/waveform.json") { request, context in
                 try await waveform(request, try open(shelf, context), .json)
@@ -71,11 +75,29 @@ struct Routes: Sendable {
         }
     }
 
+    /// One file's row (`GET /api/files/{name}`), described now if it was not yet; the reason as
+    /// the error when it cannot be read.
+    private func row(_ file: FolderFile) async throws -> FileCatalog.Row {
+        switch await catalog.describe(file) {
+        case .success(let row): return row
+        case .failure(let error): throw folder.answer(for: error, file: file)
+        }
+    }
+
     /// The rows of the list, in the walk's order, a file that cannot be read as audio with the
     /// reason; files not yet described are read a few at a time (as many as there are cores),
-    /// each once per version of the file.
-    private func list() async throws -> [FileCatalog.ListRow] {
+    /// each once per version of the file. Unless `waiting`, those are listed as pending instead
+    /// (a page shows the names at once and the rest as it comes).
+    private func list(waiting: Bool) async throws -> [FileCatalog.ListRow] {
         let files = await OffThread.runNonThrowing { [folder] in folder.names() }
+        if !waiting {
+            var rows: [FileCatalog.ListRow] = []
+            for name in files {
+                guard let file = try? folder.open(name) else { continue }
+                rows.append(await catalog.known(file).map { .readable($0) } ?? .pending(name: name))
+            }
+            return rows
+        }
         var rows = [FileCatalog.ListRow?](repeating: nil, count: files.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         await withTaskGroup(of: (Int, FileCatalog.ListRow?).self) { group in
@@ -111,10 +133,18 @@ struct Routes: Sendable {
         case "reverse", "backward", "backwards": direction = .reverse
         case let other?: throw HTTPError(.badRequest, message: "direction: forward or reverse, not \(other)")
         }
+        // `loop=whole`: the file over and over in one stream, seamless (``VirtualWAV/laps``).
+        let looping: Bool
+        switch request.uri.queryParameters["loop"].map(String.init) {
+        case nil, "none": looping = false
+        case "whole": looping = true
+        case let other?: throw HTTPError(.badRequest, message: "loop: whole or none, not \(other)")
+        }
         let wav: VirtualWAV
         do {
-            let frames = try await OffThread.run { try files.frames(of: file) }
-            wav = try VirtualWAV(frames: frames, direction: direction)
+            let facts = await catalog.facts(of: file)
+            let frames = try await OffThread.run { try files.frames(of: file, facts: facts) }
+            wav = try VirtualWAV(frames: frames, direction: direction, looping: looping)
         } catch {
             throw folder.answer(for: error, file: file)
         }

@@ -384,7 +384,8 @@ class Page:
             self.button(self.row(FLAC), "Play").click()
             audio = self.wait_playing(0.5)
             assert audio["inDocument"] and audio["tag"] == "AUDIO", "the playing element is not the page's <audio>"
-            assert audio["src"] == urllib.parse.urljoin(self.origin, "/api/files/tone.flac/audio"), f"src is {audio['src']}"
+            # The whole-file loop is on by default: the looping stream (the file lap after lap).
+            assert audio["src"] == urllib.parse.urljoin(self.origin, "/api/files/tone.flac/audio?loop=whole"), f"src is {audio['src']}"
             state = self.state()
             assert state["direction"] == "forwards" and state["playing"], f"state is {state}"
             assert abs(state["duration"] - duration) < 1e-6, f"duration {state['duration']}"
@@ -791,16 +792,35 @@ class Page:
             duration = self.state()["duration"]
             wait_for(lambda: self.state()["playing"] and self.state()["fileTime"] > duration - 1.0, 6,
                      "playback to wrap from the start to the end")
+            # Seamless: the stream itself went on into its next lap (no seek back, no gap).
+            played = self.audio()["currentTime"]
+            assert played > duration, f"the element is at {played:.3f} s of its stream, not past the file's {duration:.3f}: it seeked"
             self.wait_playing(0.2)
             self.pause()
             self.set_direction("forwards")
+
+        @check("the whole-file loop switches off and on: the stream without and with its laps, at the same moment")
+        def _():
+            self.set_value("scrub", 2.0)
+            wait_for(lambda: abs(self.state()["fileTime"] - 2.0) < 0.05, 5, "file time 2.0")
+            driver.find_element(By.ID, "loop-whole").click()
+            wait_for(lambda: "loop=whole" not in self.audio()["src"], 5, "the stream without laps")
+            assert self.state()["loop"]["wholeFile"] is False
+            assert driver.find_element(By.ID, "loop-whole").get_attribute("aria-pressed") == "false"
+            self.wait_ready()
+            assert abs(self.state()["fileTime"] - 2.0) < 0.1, f"the file time moved to {self.state()['fileTime']:.3f}"
+            driver.find_element(By.ID, "loop-whole").click()
+            wait_for(lambda: "loop=whole" in self.audio()["src"], 5, "the looping stream again")
+            assert self.state()["loop"]["wholeFile"] is True
 
         @check("a file gone since the list was made: Play shows the server's reason in an alert beside the player")
         def _():
             gone = os.path.join(self.media, "gone.wav")
             subprocess.run(["cp", os.path.join(self.media, NESTED), gone], check=True)
             driver.find_element(By.ID, "refresh").click()
-            wait_for(lambda: self.js("return !!document.querySelector('tr[data-name=\"gone.wav\"]')"), 10, "the copy's row")
+            # Listed with its length (the page lists names first, then what the server reads).
+            wait_for(lambda: self.js("return !!document.querySelector('tr[data-name=\"gone.wav\"]:not([data-pending])')"), 10,
+                     "the copy's row, described")
             os.remove(gone)
             self.button(self.row("gone.wav"), "Play").click()
             alert = wait_for(lambda: [a for a in driver.find_elements(By.CSS_SELECTOR, '#player-panel [role="alert"]') if a.text], 10,
@@ -818,7 +838,8 @@ class Page:
                 file.write("these are words, not sound\n" * 50)
             try:
                 driver.find_element(By.ID, "refresh").click()
-                row = wait_for(lambda: self.js("return document.querySelector('tr[data-name=\"notes.mp3\"]')"), 10, "the row")
+                row = wait_for(lambda: self.js("return document.querySelector('tr[data-name=\"notes.mp3\"]:not([data-pending])')"), 10,
+                               "the row, read")
                 assert "Cannot be read" in row.text, f"the row says {row.text!r}"
                 assert not [b for b in row.find_elements(By.TAG_NAME, "button") if b.text.strip() == "Play"], "it has Play"
                 driver.find_element(By.ID, "filter").send_keys("tone")

@@ -1,12 +1,19 @@
 // node --test Tests/Page: the player's pure arithmetic, run by scripts/test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { streamTime, wrapped, activeLoop, samplesPerPixel, zoomLevels, zoomedViewStart, followedViewStart } from '../../Sources/ReverseAudioServer/Page/timeline.mjs';
+import { streamTime, lapTime, wrapped, activeLoop, samplesPerPixel, zoomLevels, zoomedViewStart, followedViewStart } from '../../Sources/ReverseAudioServer/Page/timeline.mjs';
 
 test('the mirrored position: t ↔ duration − t, its own inverse', () => {
   assert.equal(streamTime(1.5, 10, true), 8.5);
   assert.equal(streamTime(1.5, 10, false), 1.5);
   assert.equal(streamTime(streamTime(3.25, 10, true), 10, true), 3.25);
+});
+
+test('a looping stream: the time within its lap', () => {
+  assert.equal(lapTime(3.5, 10), 3.5);
+  assert.ok(Math.abs(lapTime(23.5, 10) - 3.5) < 1e-9);
+  assert.equal(lapTime(10, 10), 0);
+  assert.equal(lapTime(4, 0), 4);
 });
 
 test('loops wrap past their edges, in both directions', () => {

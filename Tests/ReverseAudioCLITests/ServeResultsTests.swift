@@ -70,24 +70,80 @@ struct ServeResultsTests {
         #expect(settings["urlHosts"] as? [String] == ["media.example.org"], "\(settings)")
     }
 
-    @Test("a waveform in parts (the page draws a long file's as they come): the parts end to end are the whole, at every level of the ladder")
-    func waveformParts() throws {
+    @Test("a waveform in parts (the page draws a long file's as they come): the parts end to end are the whole, at every level of the ladder",
+          arguments: ["flac", "mp3"])
+    func waveformParts(_ format: String) throws {
         let folder = try TemporaryDirectory()
+        let name = "long.\(format)"
         let made = try ProcessRunner.run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=300:d=50:sample_rate=44100", "-af", "volume=0.5",
-                                                    "-c:a", "flac", folder.file("long.flac").path])
+                                                    "-c:a", format == "mp3" ? "libmp3lame" : "flac", folder.file(name).path])
         #expect(made.status == 0, "\(made.errorText)")
         let server = try RunningServer(folder.url)
         for level in [2048, 256, 16] {
-            let whole = try #require(try server.json("GET", "/api/files/long.flac/waveform.json?samples-per-pixel=\(level)").value as? [String: Any])
+            // The whole on a server of its own, which reads the file afresh: the parts (each a
+            // reopen taking the first open's length and seek index) must agree with it.
+            let fresh = try RunningServer(folder.url)
+            let whole = try #require(try fresh.json("GET", "/api/files/\(name)/waveform.json?samples-per-pixel=\(level)").value as? [String: Any])
             var joined: [Int] = []
             for part in 0..<8 {
-                let piece = try #require(try server.json("GET", "/api/files/long.flac/waveform.json?samples-per-pixel=\(level)&part=\(part)&parts=8").value
+                let piece = try #require(try server.json("GET", "/api/files/\(name)/waveform.json?samples-per-pixel=\(level)&part=\(part)&parts=8").value
                                          as? [String: Any], "part \(part)")
                 joined += piece["data"] as? [Int] ?? []
             }
             let data = whole["data"] as? [Int] ?? []
-            #expect(!data.isEmpty && joined == data, "level \(level): \(joined.count) values in parts, \(data.count) whole")
+            #expect(!data.isEmpty && joined == data, "\(format) level \(level): \(joined.count) values in parts, \(data.count) whole")
         }
-        #expect(try server.request("GET", "/api/files/long.flac/waveform.json?part=8&parts=8").status == 400)
+        #expect(try server.request("GET", "/api/files/\(name)/waveform.json?part=8&parts=8").status == 400)
+    }
+
+    @Test("the whole-file loop is one stream: lap after lap the file's frames, the last followed at once by the first, both ways",
+          arguments: ["mp3-cbr128-xing-2ch-44100.mp3", "flac-s16-2ch-44100.flac"])
+    func seamlessLoop(_ fixture: String) throws {
+        let name = "in." + (fixture as NSString).pathExtension
+        let folder = try ServeTests.folder([name: fixture])
+        let server = try RunningServer(folder.url)
+        for reversed in [false, true] {
+            let expected = reversed ? try FFmpegOracle.reversedSamples(of: folder.file(name)) : try FFmpegOracle.samples(of: folder.file(name))
+            let lapBytes = expected.count * 2
+            let path = "/api/files/\(name)/audio?loop=whole" + (reversed ? "&direction=reverse" : "")
+            let header = try server.request("GET", path, headers: [("Range", "bytes=0-43")])
+            #expect(header.status == 206)
+            let dataBytes = header.body.suffix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            let laps = dataBytes / lapBytes
+            #expect(laps > 1 && dataBytes == laps * lapBytes, "\(fixture): \(dataBytes) data bytes for laps of \(lapBytes)")
+            #expect(header.headers["content-range"] == "bytes 0-43/\(44 + dataBytes)")
+            // Across the seams after the first lap and before the last: the end, then the start.
+            let edge = 4096
+            for seam in [1, laps - 1] {
+                let first = 44 + seam * lapBytes - edge
+                let across = try server.request("GET", path, headers: [("Range", "bytes=\(first)-\(first + 2 * edge - 1)")])
+                #expect(across.status == 206)
+                let samples = ServeTests.int16s(across.body)
+                let wanted = Array(expected.suffix(edge / 2) + expected.prefix(edge / 2))
+                #expect(samples == wanted, "\(fixture) reversed \(reversed): the seam after lap \(seam)")
+            }
+        }
+        #expect(try server.request("GET", "/api/files/\(name)/audio?loop=sometimes").status == 400)
+    }
+
+    @Test("the list at once (`details=known`): names first, pending until described; one file described alone, then known")
+    func listAtOnce() throws {
+        let folder = try ServeTests.folder(["a.wav": "wav-pcm_s16le-1ch-8000.wav", "b.mp3": "mp3-cbr128-xing-2ch-44100.mp3",
+                                            "bad.mp3": "bad-text.mp3"])
+        let server = try RunningServer(folder.url)
+        let first = try #require(try server.json("GET", "/api/files?details=known").value as? [[String: Any]])
+        #expect(first.map { $0["name"] as? String } == ["a.wav", "b.mp3", "bad.mp3"])
+        #expect(first.allSatisfy { $0["pending"] as? Bool == true && $0["frames"] == nil && $0["format"] as? String != nil }, "\(first)")
+        let one = try #require(try server.json("GET", "/api/files/b.mp3").value as? [String: Any])
+        let samples = try FFmpegOracle.samples(of: folder.file("b.mp3"))
+        #expect(one["frames"] as? Int == samples.count / 2, "\(one)")
+        let bad = try server.request("GET", "/api/files/bad.mp3")
+        #expect(bad.status >= 400 && bad.status < 500 && bad.text.contains("bad.mp3"), "\(bad.status) \(bad.text)")
+        #expect(try server.request("GET", "/api/files/none.mp3").status == 404)
+        let then = try #require(try server.json("GET", "/api/files?details=known").value as? [[String: Any]])
+        #expect(then.first { $0["name"] as? String == "b.mp3" }?["frames"] as? Int == samples.count / 2, "\(then)")
+        #expect(then.first { $0["name"] as? String == "a.wav" }?["pending"] as? Bool == true, "\(then)")
+        let whole = try #require(try server.json("GET", "/api/files").value as? [[String: Any]])
+        #expect(whole.allSatisfy { $0["pending"] == nil }, "\(whole)")
     }
 }

@@ -187,8 +187,10 @@ def played_on(driver, seconds, timeout=30):
 
 
 def row_present(name):
-    return (f"[...document.querySelectorAll('tr[data-name]')].some((r) => r.dataset.name === {json.dumps(name)})"
-            " && window.reverseAudio")
+    # Listed with its length: the page lists names at once and fills in what the server reads of each file (the
+    # length pass, timed apart as the list's pass), so Play is timed on a row as a person sees it complete.
+    return (f"[...document.querySelectorAll('tr[data-name]')].some((r) => r.dataset.name === {json.dumps(name)}"
+            " && !r.hasAttribute('data-pending')) && window.reverseAudio")
 
 
 def sound(driver, act, name, reverse, waveform, timeout):
@@ -200,11 +202,22 @@ def sound(driver, act, name, reverse, waveform, timeout):
     return marks
 
 
+# The list's two requests, ms after the navigation's start: the names at once (`?details=known`) and the files as the
+# server read them (`/api/files`: for a file never opened, its length pass).
+LIST_TIMING = """
+const entries = performance.getEntriesByType('resource');
+const find = (suffix) => entries.find((e) => e.name.endsWith(suffix));
+const names = find('/api/files?details=known'), files = find('/api/files');
+return {namesStart: names ? names.startTime : null, namesEnd: names ? names.responseEnd : null,
+        filesStart: files ? files.startTime : null, filesEnd: files ? files.responseEnd : null};
+"""
+
+
 def measure_play(driver, args):
     driver.get(args.url)
     if not wait_in_page(driver, row_present(args.name), 60):
         raise RuntimeError(f"no row for {args.name} within 60 s")
-    result = {}
+    result = {"listing": driver.execute_script(LIST_TIMING)}
     first = sound(driver, "play", args.name, False, True, args.timeout)
     result["forwards"] = first
     if first["advanced"] is None or first["whole"] is None:
@@ -227,7 +240,8 @@ def measure_backwards(driver, args):
     driver.get(args.url)
     if not wait_in_page(driver, row_present(args.name), 60):
         raise RuntimeError(f"no row for {args.name} within 60 s")
-    return {"backwards": sound(driver, "playBackwards", args.name, True, False, args.timeout)}
+    listing = driver.execute_script(LIST_TIMING)
+    return {"listing": listing, "backwards": sound(driver, "playBackwards", args.name, True, False, args.timeout)}
 
 
 def measure_list(driver, args):
@@ -236,10 +250,13 @@ def measure_list(driver, args):
         count = driver.execute_script("return document.querySelectorAll('tr[data-name]').length")
         raise RuntimeError(f"{count} rows, not {args.rows}, after {args.timeout} s")
     timing = driver.execute_script("const n = performance.getEntriesByType('navigation')[0];"
-                                   "const api = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/files'));"
+                                   "const api = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/files?details=known'));"
                                    "return {rows: window.__rowsAt, count: document.querySelectorAll('tr[data-name]').length,"
                                    " domContentLoaded: n ? n.domContentLoadedEventEnd : null,"
                                    " apiStart: api ? api.startTime : null, apiEnd: api ? api.responseEnd : null}")
+    # Then every row described (the server read each file): not a goal, what the names-first list hides.
+    wait_in_page(driver, "document.querySelectorAll('tr[data-pending]').length === 0", args.timeout)
+    timing["described"] = driver.execute_script(LIST_TIMING)["filesEnd"]
     return {"list": timing}
 
 

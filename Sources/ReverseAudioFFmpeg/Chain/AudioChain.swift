@@ -70,7 +70,14 @@ package final class AudioChain {
     ///   several leaves to its readers what they check as they decode: a FLAC file's frame
     ///   positions (no scan first), an MP3's packet count (its tag's taken, the index built by
     ///   the first reader to seek while the others decode): ``AudioFileSource/resolveForOneReader()``.
-    package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag, threads: Int = 1) throws {
+    /// - Parameter facts: what an earlier open of the same file learnt (``StreamFacts``): taken
+    ///   instead of resolving the length again.
+    package convenience init(url: URL, recipe: ChainRecipe, cancellation: CancellationFlag, threads: Int = 1,
+                             facts: StreamFacts? = nil) throws {
+        if let facts {
+            try self.init(file: try AudioFileSource(url: url, facts: facts, cancellation: cancellation), recipe: recipe)
+            return
+        }
         // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
         // side by side each on one thread, which report them): the FLAC check of every frame's
         // CRC is left to it. (A packet larger than STREAMINFO's largest frame is still decoded

@@ -116,6 +116,25 @@ package final class AudioFileSource: PCMSource {
                       checkingFrames: checkingFrames, readersSideBySide: readersSideBySide, reading: range, seeking: seeking)
     }
 
+    /// Opens `url` again, taking `facts` another open of the same file learnt for its length and
+    /// seek index instead of reading the file for them (``facts``): the decode, its seeks and
+    /// its length are those of that open. Its decoder keeps to one thread.
+    package convenience init(url: URL, facts: StreamFacts, cancellation: CancellationFlag? = nil) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: facts.resolution, resolvingLength: false)
+    }
+
+    /// What resolving the length learnt, for later opens of the same file
+    /// (``init(url:facts:cancellation:)``); nil until the length is resolved in full, and where
+    /// an open of its own could not take it on trust (a pipe, a stream damaged at its start, a
+    /// resolution left to readers side by side or stopped before the stream's end).
+    package var facts: StreamFacts? {
+        guard let resolution, resolution.length.frames != nil, decodedLength == nil, !damagedAtStart, input.isSeekable,
+              !resolution.isForReadersSideBySide, resolution.checkedFrames, resolution.checkedThrough == nil,
+              !resolution.positionsOnlyByDecoding,
+              !input.traits.needsPacketIndex || resolution.index?.isComplete == true else { return nil }
+        return StreamFacts(resolution: resolution, info: info)
+    }
+
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
     private init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,

@@ -51,6 +51,10 @@ final class PacketIndex {
     }
 
     private(set) var entries: [Entry] = []
+    /// Entries indexed so far.
+    var entryCount: Int { entries.count }
+    /// Bytes an entry takes in memory.
+    static let entryBytes = MemoryLayout<Entry>.stride
     /// True once every packet of the stream is in ``entries``.
     private(set) var isComplete = false
     /// For an index of the stream's last packets only (an MP3 read from a URL, indexed from a

@@ -10,15 +10,29 @@ import { refreshResults, playResult } from './results.mjs';
 
 const ui = { rows: $('file-rows'), refresh: $('refresh'), filter: $('filter'), count: $('file-count'), card: $('files-card') };
 let rows = new Map(); // name → <tr>
+let listing = 0; // the newest listing's number: an older one's answer is dropped
 
+// Lists the folder: the names at once (files the server has not read yet are pending), then
+// their lengths and formats as the server reads them.
 export async function loadFiles() {
+  const generation = ++listing;
   ui.refresh.disabled = true;
   say(ui.card, '');
   try {
-    state.files = await api('/api/files');
+    const known = await api('/api/files?details=known');
+    if (generation !== listing) return;
+    state.files = known;
     render();
     updateControls();
+    if (known.some((file) => file.pending)) {
+      const described = await api('/api/files');
+      if (generation !== listing) return;
+      state.files = described;
+      render();
+      updateControls();
+    }
   } catch (error) {
+    if (generation !== listing) return;
     ui.rows.replaceChildren(placeholder(`Could not list the files: ${error.message}`));
     say(ui.card, `Could not list the files: ${error.message}`);
   } finally {
@@ -70,7 +84,7 @@ function makeRow(file) {
   if (!file.error) {
     const playButton = element('button', { type: 'button', class: 'play', text: 'Play', 'aria-label': `Play ${file.name}` });
     const reverse = element('button', { type: 'button', class: 'reverse', text: 'Reverse', 'aria-label': `Reverse ${file.name}` });
-    playButton.addEventListener('click', () => play(sourceOf(tr.file)));
+    playButton.addEventListener('click', () => playRow(tr));
     reverse.addEventListener('click', () => reverseFile(tr));
     buttons.append(playButton, reverse);
     tr.parts = { reverse, job };
@@ -84,6 +98,23 @@ function makeRow(file) {
   return tr;
 }
 
+// Plays a row's file; one the list has not described yet is described first (its length is
+// what the player draws and mirrors by), its reason beside the row if it cannot be read.
+async function playRow(tr) {
+  if (tr.file.pending) {
+    const place = tr.parts.job.parentElement;
+    say(place, '');
+    try {
+      tr.file = await api(`/api/files/${enc(tr.file.name)}`);
+    } catch (error) {
+      say(place, `Cannot play ${tr.file.name}: ${error.message}`);
+      return;
+    }
+    fill(tr, tr.file);
+  }
+  play(sourceOf(tr.file));
+}
+
 function fill(tr, file) {
   const { nameCell, durationCell, formatCell } = tr.parts;
   const { folder, base } = nameParts(file.name);
@@ -92,9 +123,16 @@ function fill(tr, file) {
     element('span', { class: 'base', text: base }));
   nameCell.title = file.name;
   if (file.error) {
+    tr.removeAttribute('data-pending');
     durationCell.textContent = '—';
     formatCell.replaceChildren(element('span', { class: 'tag', text: (file.format || '?').toUpperCase() }));
     tr.parts.job.replaceChildren(element('span', { class: 'unreadable-reason', text: `Cannot be read: ${file.error}` }));
+    return;
+  }
+  tr.toggleAttribute('data-pending', Boolean(file.pending));
+  if (file.pending) {
+    durationCell.textContent = '…';
+    formatCell.replaceChildren(element('span', { class: 'tag', text: (file.format || '?').toUpperCase() }));
     return;
   }
   durationCell.textContent = formatTime(file.duration, 1);

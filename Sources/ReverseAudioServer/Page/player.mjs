@@ -5,7 +5,7 @@ import { mediaPath } from './api.mjs';
 import { $, element, say } from './dom.mjs';
 import { formatTime, formatRate, formatChannels } from './format.mjs';
 import { state, FORWARDS, BACKWARDS, MAX_ZOOM } from './state.mjs';
-import { clamp, streamTime, wrapped, activeLoop, zoomedViewStart, followedViewStart } from './timeline.mjs';
+import { clamp, streamTime, lapTime, wrapped, activeLoop, zoomedViewStart, followedViewStart } from './timeline.mjs';
 import { draw, loadWaveform, span } from './waveform.mjs';
 import { resetTrim, updateTrimButton } from './trim.mjs';
 
@@ -25,11 +25,13 @@ export const duration = () => (state.source ? state.source.duration : 0);
 export const backwards = () => Boolean(state.source) && state.direction === BACKWARDS;
 export const isPlaying = () => !audio.paused;
 
-// The file time playing now (the reversed WAV plays the file from its end).
+// The file time playing now (the reversed WAV plays the file from its end; a looping one plays
+// it lap after lap).
 export function fileTime() {
   if (!state.source) return 0;
-  const at = audio.readyState < 1 && state.pendingSeek !== null ? state.pendingSeek : audio.currentTime;
   const d = duration();
+  const played = audio.readyState < 1 && state.pendingSeek !== null ? state.pendingSeek : audio.currentTime;
+  const at = state.streamLoops ? lapTime(played, d) : played;
   return clamp(streamTime(at, d, backwards()), 0, d || at);
 }
 
@@ -38,8 +40,11 @@ export function report(text) {
   say(ui.panel, text);
 }
 
+// The stream for `source` in `direction`: with the whole-file loop on, the file over and over
+// in one stream (`loop=whole`), so the end runs on into the start without a gap.
 function audioURL(source, direction) {
-  return mediaPath(source, 'audio') + (direction === BACKWARDS ? '?direction=reverse' : '');
+  const query = [direction === BACKWARDS && 'direction=reverse', state.loopsWholeFile && 'loop=whole'].filter(Boolean);
+  return mediaPath(source, 'audio') + (query.length ? `?${query.join('&')}` : '');
 }
 
 function startPlaying() {
@@ -57,6 +62,7 @@ function startPlaying() {
 // Points the element at `url`, at audio time `at`, playing or not.
 function load(url, at, play) {
   state.pendingSeek = at > 0 ? at : null;
+  state.streamLoops = url.includes('loop=whole');
   audio.src = url;
   if (at > 0) {
     try { audio.currentTime = at; } catch { /* set once the metadata is in */ }
@@ -172,6 +178,8 @@ export function clearLoop() {
 export function toggleWholeLoop() {
   state.loopsWholeFile = !state.loopsWholeFile;
   updateLoopLabel();
+  // The other stream (looping or not), at the same moment of the file.
+  if (state.source) load(audioURL(state.source, state.direction), streamTime(fileTime(), duration(), backwards()), !audio.paused);
 }
 
 function updateLoopLabel() {

@@ -15,6 +15,7 @@ export const state = {
   loopIn: null,
   loopOut: null,
   loopsWholeFile: true,    // the seed's player: the end wraps to the start (and back)
+  streamLoops: false,      // the element's stream is the looping one (`loop=whole`)
   zoom: 1,
   viewStart: 0,            // file time at the canvas's left edge
   wave: null,              // the waveform drawn: {key, spp, rate, length, mins, maxs}

@@ -10,6 +10,13 @@ export function streamTime(t, duration, backwards) {
   return backwards ? duration - t : t;
 }
 
+// The time within the lap playing of a looping stream (the file over and over, seamless):
+// `at` modulo the file's duration.
+export function lapTime(at, duration) {
+  if (!(duration > 0) || at < duration) return at;
+  return at % duration;
+}
+
 // Where playback goes once it passes an edge of the loop [start, end): forwards from `end` on
 // to start + the overshoot, backwards from `start` down to end − the overshoot; null while it
 // is inside. A whole-file loop is [0, duration).

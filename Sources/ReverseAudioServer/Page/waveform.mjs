@@ -30,20 +30,34 @@ function wantedSpp(source) {
 
 // Parts a waveform is fetched in: a long file's first part is on screen while the server
 // still reads the rest (each part is a pass over its frames alone, the parts end to end are
-// the whole file's waveform).
-const partsFor = (source) => (source.duration > 120 ? 8 : 1);
+// the whole file's waveform). A minute a part: the first is drawn after a minute's decode.
+const partsFor = (source) => (source.duration > 120 ? Math.min(64, Math.ceil(source.duration / 60)) : 1);
 
 // Starts fetching `source`'s waveform at `spp`, part after part, into one wave that fills as
-// they come (`onPiece` after each); its promise resolves once every part is in.
+// they come (`onPiece` after each); its promise resolves once every part is in. Two parts are
+// on their way at once (the server reads two at once).
 function fetchWave(source, spp, onPiece) {
   const key = sourceKey(source);
   const length = Math.ceil(source.frames / spp);
   const wave = { key, spp, rate: source.sampleRate, length, mins: new Float32Array(length), maxs: new Float32Array(length), filled: 0 };
   const parts = partsFor(source);
+  const fetchPart = (part) => {
+    const query = `samples-per-pixel=${spp}` + (parts > 1 ? `&part=${part}&parts=${parts}` : '');
+    return api(`${mediaPath(source, 'waveform.json')}?${query}`);
+  };
+  const asked = [];
+  const ask = (part) => {
+    if (part >= parts) return;
+    asked[part] = fetchPart(part);
+    asked[part].catch(() => {}); // awaited in turn; a failure is reported there
+  };
   const done = (async () => {
+    ask(0);
+    ask(1);
     for (let part = 0; part < parts; part++) {
-      const query = `samples-per-pixel=${spp}` + (parts > 1 ? `&part=${part}&parts=${parts}` : '');
-      const piece = parseWaveform(key, await api(`${mediaPath(source, 'waveform.json')}?${query}`));
+      const answer = await asked[part];
+      ask(part + 2);
+      const piece = parseWaveform(key, answer);
       const count = Math.min(piece.length, length - wave.filled);
       wave.mins.set(piece.mins.subarray(0, count), wave.filled);
       wave.maxs.set(piece.maxs.subarray(0, count), wave.filled);

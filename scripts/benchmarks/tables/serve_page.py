@@ -188,6 +188,8 @@ def measure_page(binary, layout, runs, work, start_server):
             rows[fmt]["runs"].append(values)
             rows[fmt]["zoom"].append((play.get("zoom") or {}).get("levels") or [])
             rows[fmt]["steps"].append(steps_of(play, backwards))
+            rows[fmt].setdefault("described", []).append(((play.get("listing") or {}).get("namesEnd"),
+                                                          (play.get("listing") or {}).get("filesEnd")))
             result["problems"] += problems_of(f"{fmt} run {run + 1}, play", play)
             result["problems"] += problems_of(f"{fmt} run {run + 1}, backwards", backwards)
             log(f"  {fmt} run {run + 1}: " + ", ".join(f"{key} {ms(values[key])}" for key, _, _ in FIGURES))
@@ -195,7 +197,7 @@ def measure_page(binary, layout, runs, work, start_server):
                                  "--rows", BATCH_FILES, "--timeout", 120)
         timing = (answer.get("list") or {}) if answer.get("ok") else {}
         result["list"].append(timing.get("rows"))
-        result.setdefault("list_api", []).append((timing.get("apiStart"), timing.get("apiEnd")))
+        result.setdefault("list_api", []).append((timing.get("apiStart"), timing.get("apiEnd"), timing.get("described")))
         result["problems"] += problems_of(f"list run {run + 1}", answer)
         log(f"  {BATCH_FILES:,}-file list run {run + 1}: rows on screen {ms(result['list'][-1])} ms")
     result["inputs"] = [rows[fmt] for fmt in PAGE_FORMATS if fmt in rows]
@@ -250,7 +252,9 @@ def page_legend(result):
             "cache. Every time is taken inside the page with `performance.now()`, from a click dispatched by a "
             "script in the page (so WebDriver's round trips do not count) to what the page shows: first sound = the "
             "first moment `#player`'s currentTime moves on while it plays the right stream (polled every 2 ms), "
-            "forwards from the row's Play as soon as the row is listed, backwards from Play and `#direction` "
+            "forwards from the row's Play as soon as the row is listed with its length (the page lists the names "
+            "at once and fills in what the server reads of each file, for a file never opened its length pass: "
+            "timed apart below), backwards from Play and `#direction` "
             "clicked in the same task (from file time 0 the whole-file loop goes on from the file's end); direction "
             "switch = a `#direction` click once the pass is over and the file has played a second on, to the other "
             "stream moving on; first waveform = Play to `state().waveform` non-null (drawn in the same task; the page "
@@ -258,7 +262,8 @@ def page_legend(result):
             "(no goal: what the zoom waits for); zoom "
             "= after the whole-file pass, each `#zoom-in` click (2× … 128×) until `state().waveform` has the "
             "samples per pixel the page's own `samplesPerPixel` asks for at that zoom, whole, the slowest level of a run; "
-            "list = the navigation's start to the first animation frame with every `tr[data-name]` row. Medians of "
+            "list = the navigation's start to the first animation frame with every `tr[data-name]` row (names "
+            "first; each row's length and format follow as the server reads the files). Medians of "
             f"{result['runs']} run(s). No peer serves such a page (nginx, the floor above, serves files only): "
             "each figure stands beside the issue's goal.")
 
@@ -289,10 +294,16 @@ def page_raw_lines(result):
             shown = "; ".join(f"{names[key]} {ms(steps[key][0])} / {ms(steps[key][1])}" for key in names if key in steps)
             lines.append(f"- serve page, {row['format']} run {index + 1} ms from the click to the server's first answer "
                          f"(loadedmetadata) / to sound: {shown or 'failed'}")
+    for row in result["inputs"]:
+        if row.get("described"):
+            lines.append(f"- serve page, {row['format']}: ms after the navigation's start to the names listed / to the "
+                         "file described (its length pass), each run: "
+                         + "; ".join(f"{ms(names)} / {ms(files)}" for names, files in row["described"]))
     if result.get("list_api"):
-        lines.append(f"- serve page, {result['files']:,}-file list: GET /api/files asked / answered, ms after the "
-                     "navigation's start: " + "; ".join(f"{ms(asked)} / {ms(answered)}"
-                                                         for asked, answered in result["list_api"]))
+        lines.append(f"- serve page, {result['files']:,}-file list: GET /api/files?details=known asked / answered / "
+                     "every row described, ms after the navigation's start: "
+                     + "; ".join(f"{ms(entry[0])} / {ms(entry[1])} / {ms(entry[2] if len(entry) > 2 else None)}"
+                                 for entry in result["list_api"]))
     for row in result["inputs"]:
         for index, levels in enumerate(row["zoom"]):
             shown = " ".join(f"{level['zoom']}×/{level['samplesPerPixel']} {ms(level['ms'])}" for level in levels)

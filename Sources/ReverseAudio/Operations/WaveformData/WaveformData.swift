@@ -120,11 +120,14 @@ public enum WaveformData {
     ///     decode); the files are the same.
     ///   - cancellation: stops the work (and removes the partial files) when set.
     ///   - progress: called with fractions of the audio measured, from 0 to 1.
+    ///   - facts: what an earlier open of `input` learnt (its length, its seek index): the
+    ///     file is then not read for them again (a server drawing a long file in parts).
     /// - Returns: the frames measured and each file's pixels.
     @discardableResult
     package static func write(_ input: URL, to outputs: [Output], bits: Int = 16, splitChannels: Bool = false,
                              range: TimeRange? = nil, overwrite: Bool = false, threads: Int = ConversionOptions.availableCores,
-                             cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil) throws -> Written {
+                             cancellation: CancellationFlag? = nil, progress: ProgressHandler? = nil,
+                             facts: StreamFacts? = nil) throws -> Written {
         guard bitDepths.contains(bits) else {
             throw ReverseAudioError.setting(.outOfRange(.waveformZoom, value: "\(bits) bits", allowed: "8 or 16 bits"))
         }
@@ -136,7 +139,7 @@ public enum WaveformData {
             return format
         }
         let chain = try AudioChain(url: input, recipe: ChainRecipe(range: range, sampleFormat: .s16),
-                                   cancellation: cancellation ?? CancellationFlag())
+                                   cancellation: cancellation ?? CancellationFlag(), facts: facts)
         let file = chain.file
         let source = chain.source
         let rate = source.format.sampleRate
