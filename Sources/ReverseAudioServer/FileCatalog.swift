@@ -221,21 +221,29 @@ actor FileCatalog {
         let part: Part
     }
 
-    /// Part `index` of `count` equal parts of a file, for a waveform drawn as it comes: each
-    /// part starts at a multiple of the ladder's coarsest level, so every level's points split
-    /// at the parts' edges and the parts, put end to end, are the whole file's waveform.
+    /// Parts `index` through `last` of `count` equal parts of a file, for a waveform drawn as it
+    /// comes (a page asks for the first part alone, then for the rest in a few runs): each part
+    /// starts at a multiple of the ladder's coarsest level, so every level's points split at the
+    /// parts' edges and the parts, put end to end, are the whole file's waveform.
     struct Part: Hashable, Sendable {
         let index: Int
+        let last: Int
         let count: Int
+
+        init(index: Int, through last: Int? = nil, count: Int) {
+            self.index = index
+            self.last = last ?? index
+            self.count = count
+        }
 
         static let whole = Part(index: 0, count: 1)
 
-        /// The frames of this part of `frames`, nil for the whole.
+        /// The frames of these parts of `frames`, nil for the whole.
         func range(frames: Int64?, coarsest: Int) throws -> TimeRange? {
-            guard count > 1, let frames else { return nil }
+            guard count > 1, index > 0 || last < count - 1, let frames else { return nil }
             let unit = Int64(coarsest)
             let edge = { (k: Int) -> Int64 in k >= count ? frames : (frames * Int64(k) / Int64(count)) / unit * unit }
-            return try TimeRange(start: .frames(edge(index)), end: .frames(edge(index + 1)))
+            return try TimeRange(start: .frames(edge(index)), end: .frames(edge(last + 1)))
         }
     }
 

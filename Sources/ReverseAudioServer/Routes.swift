@@ -173,16 +173,19 @@ struct Routes: Sendable {
         guard samplesPerPixel >= least else {
             throw HTTPError(.badRequest, message: "samples-per-pixel: at least \(least) for \(row.name) (\(row.frames) frames; a waveform has at most \(FileCatalog.maximumPixels) points), not \(samplesPerPixel)")
         }
-        // `part=K&parts=P`: the K-th of P parts, for a page that draws the waveform as it comes.
+        // `part=K&parts=P`: the K-th of P parts, for a page that draws the waveform as it comes;
+        // `part=K-L`: parts K through L in one pass.
         let parts = request.uri.queryParameters["parts"].map(String.init) ?? "1"
         let index = request.uri.queryParameters["part"].map(String.init) ?? "0"
-        guard let count = Int(parts), let part = Int(index), (1...64).contains(count), (0..<count).contains(part) else {
-            throw HTTPError(.badRequest, message: "part and parts: 0 ≤ part < parts ≤ 64, not \(index) and \(parts)")
+        let bounds = index.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { Int($0) }
+        guard let count = Int(parts), (1...64).contains(count), let first = bounds.first ?? nil, let last = bounds.last ?? nil,
+              0 <= first, first <= last, last < count else {
+            throw HTTPError(.badRequest, message: "part and parts: 0 ≤ part (or K-L, K ≤ L) < parts ≤ 64, not \(index) and \(parts)")
         }
         let bytes: [UInt8]
         do {
             bytes = try await catalog.waveform(of: file, samplesPerPixel: samplesPerPixel, format: format,
-                                               part: .init(index: part, count: count))
+                                               part: .init(index: first, through: last, count: count))
         } catch {
             throw folder.answer(for: error, file: file)
         }

@@ -801,8 +801,13 @@ class Page:
 
         @check("the whole-file loop switches off and on: the stream without and with its laps, at the same moment")
         def _():
+            self.pause()
+            self.wait_ready()
             self.set_value("scrub", 2.0)
-            wait_for(lambda: abs(self.state()["fileTime"] - 2.0) < 0.05, 5, "file time 2.0")
+            try:
+                wait_for(lambda: abs(self.state()["fileTime"] - 2.0) < 0.05, 5, "file time 2.0")
+            except AssertionError as error:
+                raise AssertionError(f"{error}: state {self.state()}, element {self.audio()}") from None
             driver.find_element(By.ID, "loop-whole").click()
             wait_for(lambda: "loop=whole" not in self.audio()["src"], 5, "the stream without laps")
             assert self.state()["loop"]["wholeFile"] is False

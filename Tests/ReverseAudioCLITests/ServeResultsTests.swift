@@ -92,8 +92,18 @@ struct ServeResultsTests {
             }
             let data = whole["data"] as? [Int] ?? []
             #expect(!data.isEmpty && joined == data, "\(format) level \(level): \(joined.count) values in parts, \(data.count) whole")
+            // The page's pieces: the first part alone, then runs of parts in one pass each.
+            var pieces: [Int] = []
+            for run in ["0", "1-3", "4-7"] {
+                let piece = try #require(try server.json("GET", "/api/files/\(name)/waveform.json?samples-per-pixel=\(level)&part=\(run)&parts=8").value
+                                         as? [String: Any], "parts \(run)")
+                pieces += piece["data"] as? [Int] ?? []
+            }
+            #expect(pieces == data, "\(format) level \(level): \(pieces.count) values in runs of parts, \(data.count) whole")
         }
-        #expect(try server.request("GET", "/api/files/\(name)/waveform.json?part=8&parts=8").status == 400)
+        for bad in ["part=8&parts=8", "part=3-2&parts=8", "part=1-&parts=8", "part=-1&parts=8"] {
+            #expect(try server.request("GET", "/api/files/\(name)/waveform.json?\(bad)").status == 400, "\(bad)")
+        }
     }
 
     @Test("the whole-file loop is one stream: lap after lap the file's frames, the last followed at once by the first, both ways",

@@ -61,8 +61,10 @@ function startPlaying() {
 
 // Points the element at `url`, at audio time `at`, playing or not.
 function load(url, at, play) {
-  state.pendingSeek = at > 0 ? at : null;
   state.streamLoops = url.includes('loop=whole');
+  // In a looping stream the file's end is the next lap's start: the same frames, at 0.
+  if (state.streamLoops) at = lapTime(at, duration());
+  state.pendingSeek = at > 0 ? at : null;
   audio.src = url;
   if (at > 0) {
     try { audio.currentTime = at; } catch { /* set once the metadata is in */ }
@@ -94,8 +96,18 @@ export function play(source) {
   ui.transportName.title = source.name;
   for (const listener of sourceListeners) listener(source);
   updateControls();
-  loadWaveform();
   load(audioURL(source, FORWARDS), 0, true);
+  loadWaveform(sounding());
+}
+
+// Settles once the element plays (or has failed, or after a second and a half).
+function sounding() {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); audio.removeEventListener('playing', done); audio.removeEventListener('error', done); resolve(); };
+    const timer = setTimeout(done, 1500);
+    audio.addEventListener('playing', done);
+    audio.addEventListener('error', done);
+  });
 }
 
 // The source the player holds, gone from the server (a file deleted since the list was made):
@@ -118,7 +130,7 @@ async function explainFailure() {
 
 export function togglePlay() {
   if (!state.source) {
-    const first = state.files.find((file) => !file.error);
+    const first = state.files.find((file) => !file.error && !file.pending);
     if (first) play({ shelf: 'files', title: first.name, ...first });
     return;
   }

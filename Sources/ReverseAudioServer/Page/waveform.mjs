@@ -28,41 +28,43 @@ function wantedSpp(source) {
   return samplesPerPixel(source.frames, canvasWidth(), state.zoom, Math.ceil(source.frames / MAX_POINTS));
 }
 
-// Parts a waveform is fetched in: a long file's first part is on screen while the server
-// still reads the rest (each part is a pass over its frames alone, the parts end to end are
-// the whole file's waveform). A minute a part: the first is drawn after a minute's decode.
-const partsFor = (source) => (source.duration > 120 ? Math.min(64, Math.ceil(source.duration / 60)) : 1);
+// Pieces a waveform is fetched in, as [first, last] parts of `count`: a long file's first minute
+// alone (on screen after a minute's decode, while the server reads the rest), then the rest in
+// two runs the server reads side by side. Every zoom level asks for the same pieces (the server
+// made them all in the first pass); the pieces end to end are the whole file's waveform.
+function piecesFor(source) {
+  if (!(source.duration > 120)) return { count: 1, pieces: [[0, 0]] };
+  const count = Math.min(64, Math.ceil(source.duration / 60));
+  const middle = Math.ceil(count / 2);
+  return { count, pieces: [[0, 0], [1, middle - 1], [middle, count - 1]].filter(([first, last]) => first <= last) };
+}
 
-// Starts fetching `source`'s waveform at `spp`, part after part, into one wave that fills as
-// they come (`onPiece` after each); its promise resolves once every part is in. Two parts are
-// on their way at once (the server reads two at once).
-function fetchWave(source, spp, onPiece) {
+// Starts fetching `source`'s waveform at `spp`, piece after piece, into one wave that fills as
+// they come (`onPiece` after each); its promise resolves once every piece is in. The first
+// piece is asked for at once, the others once `rest` settles (the sound has started: the
+// server's two cores go to the first sound before the long passes).
+function fetchWave(source, spp, onPiece, rest) {
   const key = sourceKey(source);
   const length = Math.ceil(source.frames / spp);
   const wave = { key, spp, rate: source.sampleRate, length, mins: new Float32Array(length), maxs: new Float32Array(length), filled: 0 };
-  const parts = partsFor(source);
-  const fetchPart = (part) => {
-    const query = `samples-per-pixel=${spp}` + (parts > 1 ? `&part=${part}&parts=${parts}` : '');
-    return api(`${mediaPath(source, 'waveform.json')}?${query}`);
-  };
-  const asked = [];
-  const ask = (part) => {
-    if (part >= parts) return;
-    asked[part] = fetchPart(part);
-    asked[part].catch(() => {}); // awaited in turn; a failure is reported there
-  };
+  const { count, pieces } = piecesFor(source);
+  const asked = pieces.map(([first, last], index) => {
+    const part = first === last ? `${first}` : `${first}-${last}`;
+    const query = `samples-per-pixel=${spp}` + (count > 1 ? `&part=${part}&parts=${count}` : '');
+    const fetchPiece = () => api(`${mediaPath(source, 'waveform.json')}?${query}`);
+    const answer = index === 0 ? fetchPiece() : Promise.resolve(rest).then(fetchPiece);
+    answer.catch(() => {}); // awaited in turn; a failure is reported there
+    return answer;
+  });
   const done = (async () => {
-    ask(0);
-    ask(1);
-    for (let part = 0; part < parts; part++) {
-      const answer = await asked[part];
-      ask(part + 2);
+    for (const next of asked) {
+      const answer = await next;
       const piece = parseWaveform(key, answer);
-      const count = Math.min(piece.length, length - wave.filled);
-      wave.mins.set(piece.mins.subarray(0, count), wave.filled);
-      wave.maxs.set(piece.maxs.subarray(0, count), wave.filled);
+      const taken = Math.min(piece.length, length - wave.filled);
+      wave.mins.set(piece.mins.subarray(0, taken), wave.filled);
+      wave.maxs.set(piece.maxs.subarray(0, taken), wave.filled);
       wave.rate = piece.rate;
-      wave.filled += count;
+      wave.filled += taken;
       onPiece(wave);
     }
     wave.filled = length;
@@ -73,8 +75,8 @@ function fetchWave(source, spp, onPiece) {
 
 // Fetches (once) and keeps the waveform data fine enough for the zoom and the canvas width.
 // The first of a file is drawn as its parts come; a finer one for a zoom replaces the one on
-// screen only once it is whole.
-export async function loadWaveform() {
+// screen only once it is whole. `rest`: what a long file's later pieces wait for (see fetchWave).
+export async function loadWaveform(rest = null) {
   const source = state.source;
   if (!source || !source.frames) { draw(); return; }
   const spp = wantedSpp(source);
@@ -87,7 +89,7 @@ export async function loadWaveform() {
   };
   let entry = state.waveCache.get(key);
   if (!entry) {
-    entry = fetchWave(source, spp, onPiece);
+    entry = fetchWave(source, spp, onPiece, rest);
     state.waveCache.set(key, entry);
     if (state.waveCache.size > 48) state.waveCache.delete(state.waveCache.keys().next().value);
     entry.done.catch(() => state.waveCache.delete(key));
