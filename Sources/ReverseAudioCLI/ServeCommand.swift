@@ -10,7 +10,7 @@ package struct ServeCommand: AsyncParsableCommand, ReportingCommand, ExampleComm
             Prints the page's URL and serves until Ctrl-C (SIGINT, SIGTERM or SIGHUP), which stops running jobs \
             and removes their partial files. Jobs write into OUTPUT (FOLDER/Reversed unless told), never over a file. \
             Uploads (the page's drop zone, file picker and camera) wait in OUTPUT/.uploads for --keep-uploads \
-            minutes. The page and its JSON API are described in README ("serve").
+            minutes. The page and its JSON API are described in docs/reference/serve.md and docs/serve-api.md.
             """)
 
     package static let examples = [

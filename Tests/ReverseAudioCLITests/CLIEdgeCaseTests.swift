@@ -85,7 +85,7 @@ import TestSupport
         }
     }
 
-    @Test("pipe:0 and pipe: read standard input and pipe:1 writes standard output, as - does; the README says so")
+    @Test("pipe:0 and pipe: read standard input and pipe:1 writes standard output, as - does; convert's reference page says so")
     func pipeNames() throws {
         let directory = try TemporaryDirectory()
         let input = Fixtures.url("wav-pcm_s16le-1ch-8000.wav")
@@ -98,11 +98,11 @@ import TestSupport
             try #require(result.status == 0 && result.errorReports.isEmpty, "\(inputName) → \(outputName): \(result.errorText)")
             #expect(try FFmpegOracle.samples(of: written) == expected, "\(inputName) → \(outputName)")
         }
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let pipes = try #require(readme.components(separatedBy: "# Pipes:").dropFirst().first?.components(separatedBy: "\n\n").first)
-        #expect(pipes.contains("pipe:0") && pipes.contains("pipe:1"), "README's pipe paragraph: \(pipes)")
-        let urls = try #require(readme.components(separatedBy: "# URLs:").dropFirst().first?.components(separatedBy: "\n\n").first)
-        #expect(urls.contains("file:///PATH") && !urls.contains("pipe: are file names"), "README's URL paragraph: \(urls)")
+        let page = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/reference/convert.md"), encoding: .utf8)
+        let pipes = try #require(page.components(separatedBy: "# Pipes:").dropFirst().first?.components(separatedBy: "\n\n").first)
+        #expect(pipes.contains("pipe:0") && pipes.contains("pipe:1"), "docs/reference/convert.md's pipe paragraph: \(pipes)")
+        let urls = try #require(page.components(separatedBy: "# URLs:").dropFirst().first?.components(separatedBy: "\n\n").first)
+        #expect(urls.contains("file:///PATH") && !urls.contains("pipe: are file names"), "docs/reference/convert.md's URL paragraph: \(urls)")
     }
 
     // MARK: An AIFF a pipe cannot carry

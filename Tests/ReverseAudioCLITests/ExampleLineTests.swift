@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The examples every `--help` ends with, and the README's, are command lines the tool accepts:
-/// run where their files do not exist, none is a usage error (64); an input that is not
-/// there fails with 1.
+/// The examples every `--help` ends with, the README's and the reference pages' (docs/reference)
+/// are command lines the tool accepts: run where their files do not exist, none is a usage
+/// error (64); an input that is not there fails with 1.
 @Suite struct ExampleLineTests {
     /// The words of a shell command line: spaces separate, double quotes group; a `#` comment,
     /// a pipe or a redirection and what follows it are left out.
@@ -29,7 +29,8 @@ import TestSupport
         return words
     }
 
-    /// `reverse-audio …` lines of every command's help examples and of the README's first blocks.
+    /// `reverse-audio …` lines of every command's help examples, of the README's shell blocks and
+    /// of the reference pages' shell blocks, each line once.
     static func exampleLines() throws -> [String] {
         var lines: [String] = []
         for command in try ManPageTests.subcommands() + [""] {
@@ -44,8 +45,23 @@ import TestSupport
             let block = section.components(separatedBy: "```sh\n")[1].components(separatedBy: "```")[0]
             lines += block.split(separator: "\n").map(String.init)
         }
+        // Every shell block of the README and of each command's reference page.
+        let reference = Fixtures.packageRoot.appendingPathComponent("docs/reference")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: reference.path).filter { $0.hasSuffix(".md") }.sorted()
+        #expect(pages.count >= 13, "docs/reference holds \(pages)")
+        var documents = [readme]
+        for page in pages {
+            documents.append(try String(contentsOf: reference.appendingPathComponent(page), encoding: .utf8))
+        }
+        for document in documents {
+            for block in document.components(separatedBy: "```sh\n").dropFirst() {
+                lines += block.components(separatedBy: "```")[0].split(separator: "\n").map(String.init)
+            }
+        }
         // Standard input is not given to these runs, and a continued line is not whole.
+        var seen = Set<String>()
         return lines.filter { $0.hasPrefix("reverse-audio ") && !$0.contains(" - ") && !$0.hasSuffix("\\") }
+            .filter { seen.insert($0).inserted }
     }
 
     @Test("every example of the help and the README parses: its exit is never 64")

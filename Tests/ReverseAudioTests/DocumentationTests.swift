@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The documentation keeps up with the code: README examples compile (they are in
+/// The documentation keeps up with the code: README and docs/library.md examples compile (they are in
 /// ReadmeSnippets.swift, built with the tests), and every public symbol has a doc comment.
 @Suite struct DocumentationTests {
     static func lines(_ text: String) -> [String] {
@@ -11,8 +11,8 @@ import TestSupport
             .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
     }
 
-    @Test("every Swift example in the README and the getting-started article is compiled code; the first imports what it uses",
-          arguments: ["README.md", "Sources/ReverseAudio/ReverseAudio.docc/GettingStarted.md"])
+    @Test("every Swift example in the README, the library's page and the getting-started article is compiled code; the first imports what it uses",
+          arguments: ["README.md", "docs/library.md", "Sources/ReverseAudio/ReverseAudio.docc/GettingStarted.md"])
     func snippetsCompile(_ document: String) throws {
         let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(document), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: Fixtures.packageRoot
