@@ -269,12 +269,12 @@ public enum VideoReverser {
 
         private func prepareAudio(progress: @escaping ProgressHandler) throws {
             guard let audioIndex = source.audioStreamIndex else {
-                audioSummary = options.audio == .none ? "none (--audio none)" : "none: the input has no audio"
+                audioSummary = options.audio == .none ? "none (no audio asked for)" : "none: the input has no audio"
                 return
             }
             switch options.audio {
             case .none:
-                audioSummary = "none (--audio none)"
+                audioSummary = "none (no audio asked for)"
             case .keep:
                 let track = try CopiedAudioTrack(url: source.url, streamIndex: audioIndex, output: output.url,
                                                  isCancelled: cancellation.check)

@@ -63,7 +63,7 @@ import TestSupport
         let asked = try CLI.run(["join", s24.path, s16.path, "-o", narrowed.path, "--sample-format", "s16", "--verbose"])
         try #require(asked.status == 0, "\(asked.errorText)")
         #expect(try FFmpegOracle.probe(narrowed).stream["sample_fmt"] as? String == "s16")
-        #expect(asked.errorText.contains("sample format s24 → s16 (as --sample-format asks)"), "\(asked.errorText)")
+        #expect(asked.errorText.contains("sample format s24 → s16 (the sample format asked for)"), "\(asked.errorText)")
         // Another rate is still an error without --convert.
         let mismatch = try CLI.run(["join", s16.path, Fixtures.url("wav-pcm_s24le-2ch-48000.wav").path, "-o", directory.file("x.wav").path])
         expectFailure(mismatch, naming: "wav-pcm_s24le-2ch-48000.wav")

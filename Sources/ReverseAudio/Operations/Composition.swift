@@ -353,7 +353,7 @@ public struct Composition: Sendable {
         if own.sampleFormat != format.sampleFormat {
             let exact = Self.widest([own.sampleFormat, format.sampleFormat]) == format.sampleFormat
             changes.append("sample format \(own.sampleFormat) → \(format.sampleFormat)"
-                           + (exact ? " (exact)" : sampleFormat != nil ? " (as --sample-format asks)"
+                           + (exact ? " (exact)" : sampleFormat != nil ? " (the sample format asked for)"
                                 : " (the output's codec holds integers of at most 24 bits)"))
         }
         if !sameRate { changes.append("resampled \(own.sampleRate) → \(format.sampleRate) Hz") }
@@ -376,7 +376,7 @@ public struct Composition: Sendable {
                             cancellation: CancellationFlag) throws -> PacketCopy {
         let codec = reference.traits.name
         let sameCodec = reference.outputCodec != nil && reference.outputCodec == format.codec
-        if reencodes { return .notCopied("--reencode asks for it") }
+        if reencodes { return .notCopied("re-encoding was asked for") }
         if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec ?? "another codec")") }
         let fileCount = pieces.filter { if case .file = $0 { return true } else { return false } }.count
         if fileCount > 1 {

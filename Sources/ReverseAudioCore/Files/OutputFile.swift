@@ -78,7 +78,7 @@ package final class OutputFile {
             // needs only the folder's permission, and would take another user's read-only file.
             guard access(resolved.target.path, W_OK) == 0 else {
                 throw ReverseAudioError.output(.cannotCreateOutput(
-                    path: path, reason: "permission denied: \(OutputFile.describeOwner(resolved.target.path)); -y replaces only a file you may write, as cp does"))
+                    path: path, reason: "permission denied: \(OutputFile.describeOwner(resolved.target.path)); overwriting replaces only a file you may write, as cp does"))
             }
             placement = .publishedAtomically
         case .special:
