@@ -104,9 +104,11 @@ final class ConnectionLimits: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
         case .end:
             let closing = closeAfterAnswer
-            context.write(data).whenComplete { [context] result in
+            // Completed on the channel's event loop: the context is used there only.
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.write(data).whenComplete { result in
                 promise?.completeWith(result)
-                if closing { context.close(promise: nil) }
+                if closing { bound.value.close(promise: nil) }
             }
             // The next request's head is awaited from here.
             if !closing && !inBody { arm(settings.idleTimeout, context: context) }
@@ -126,14 +128,16 @@ final class ConnectionLimits: ChannelDuplexHandler, RemovableChannelHandler {
         deadline?.cancel()
         let head = HTTPResponse(status: status, headerFields: [.connection: "close", .contentLength: "0"])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in context.close(promise: nil) }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 
     /// Closes the connection unless the next awaited part comes within `timeout`.
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
         deadline?.cancel()
-        deadline = context.eventLoop.scheduleTask(in: timeout) { [context] in
-            context.close(promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            bound.value.close(promise: nil)
         }
     }
 }

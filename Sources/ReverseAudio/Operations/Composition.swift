@@ -283,7 +283,6 @@ public struct Composition: Sendable {
         return String(format: "%.1f kB", value / 1e3)
     }
 
-
     /// The sample format that holds every one of the files' samples exactly: the widest
     /// integer format among them, or a float one when any is float (f64 when 32-bit integers
     /// or f64 samples are among them, which f32 would round). Into FLAC or ALAC, which hold
@@ -360,7 +359,6 @@ public struct Composition: Sendable {
         if !sameChannels { changes.append(mixes ? "\(ChannelCountText.phrase(own.channelCount)) mixed to 1" : "\(ChannelCountText.phrase(own.channelCount)) remixed to \(format.channelCount)") }
         return (source, changes)
     }
-
 
     /// What became of the attempt to copy a lossy input's packets.
     private enum PacketCopy {
