@@ -57,17 +57,11 @@ actor FileCatalog {
 
     private var rows: [OpenFiles.Key: Row] = [:]
     private var describing: [OpenFiles.Key: Task<Result<Row, any Error>, Never>] = [:]
-    private var facts: [OpenFiles.Key: StreamFacts] = [:]
-    private var factsOrder: [OpenFiles.Key] = []
-    private var factsBytes = 0
-    /// Bytes of ``StreamFacts`` kept (an hour of MP3's packet index is about 6 MiB).
-    let factsBudget: Int
-    private var waveforms: [WaveformKey: [UInt8]] = [:]
-    private var waveformOrder: [WaveformKey] = []
-    private var waveformBytes = 0
+    /// ``StreamFacts`` kept (an hour of MP3's packet index is about 6 MiB).
+    private var facts: BudgetedCache<OpenFiles.Key, StreamFacts>
+    /// Waveform data kept.
+    private var waveforms: BudgetedCache<WaveformKey, [UInt8]>
     private var passesInFlight: [PassKey: Task<[Int: [UInt8]], any Error>] = [:]
-    /// Bytes of waveform data kept: the server's memory does not grow with the requests made.
-    let waveformBudget: Int
     /// Points a waveform may have (`frames ÷ samplesPerPixel`): bounds each request's memory
     /// and answer (about 12 MiB of JSON) whatever the file's length.
     static let maximumPixels = 1 << 20
@@ -75,8 +69,8 @@ actor FileCatalog {
     private let passes = AsyncLimit(2)
 
     init(waveformBudget: Int = 64 << 20, factsBudget: Int = 64 << 20) {
-        self.waveformBudget = waveformBudget
-        self.factsBudget = factsBudget
+        waveforms = BudgetedCache(budget: waveformBudget)
+        facts = BudgetedCache(budget: factsBudget)
     }
 
     private struct WaveformKey: Hashable {
@@ -110,12 +104,7 @@ actor FileCatalog {
     /// when it cannot be read, or its opens cannot take them on trust.
     func facts(of file: FolderFile) async -> StreamFacts? {
         _ = await describe(file)
-        guard let found = facts[file.key] else { return nil }
-        if factsOrder.last != file.key {
-            factsOrder.removeAll { $0 == file.key }
-            factsOrder.append(file.key)
-        }
-        return found
+        return facts.value(for: file.key)
     }
 
     /// Reads `file`'s row and facts on a thread of its own, and keeps them.
@@ -138,19 +127,8 @@ actor FileCatalog {
         let row = Row(name: name, duration: Double(frames) / Double(info.sampleRate), frames: frames, sampleRate: info.sampleRate,
                       channels: info.channelCount, format: (name as NSString).pathExtension.lowercased(), codec: info.codec)
         rows[file.key] = row
-        if let made = opened.facts { keep(made, for: file.key) }
+        if let made = opened.facts { facts.keep(made, size: made.bytes, for: file.key) }
         return .success(row)
-    }
-
-    private func keep(_ made: StreamFacts, for key: OpenFiles.Key) {
-        guard made.bytes <= factsBudget / 4, facts[key] == nil else { return }
-        facts[key] = made
-        factsOrder.append(key)
-        factsBytes += made.bytes
-        while factsBytes > factsBudget, !factsOrder.isEmpty {
-            let victim = factsOrder.removeFirst()
-            factsBytes -= facts.removeValue(forKey: victim)?.bytes ?? 0
-        }
     }
 
     /// The smallest samples-per-pixel a file of `frames` frames is drawn at.
@@ -160,16 +138,12 @@ actor FileCatalog {
 
     /// `file`'s waveform data at `samplesPerPixel`, in `format`: the bytes `reverse-audio
     /// waveform` writes (made in a temporary folder, then kept in memory within
-    /// ``waveformBudget``). A JSON level that is a power of two comes with the file's whole
+    /// the waveform budget). A JSON level that is a power of two comes with the file's whole
     /// ladder of such levels (``ladder(frames:)``), made in the same pass, so every zoom after
     /// the first is at once. Requests for data being made share that pass.
     func waveform(of file: FolderFile, samplesPerPixel: Int, format: WaveformData.Format, part: Part = .whole) async throws -> [UInt8] {
         let key = WaveformKey(file: file.key, samplesPerPixel: samplesPerPixel, format: format, part: part)
-        if let found = waveforms[key] {
-            waveformOrder.removeAll { $0 == key }
-            waveformOrder.append(key)
-            return found
-        }
+        if let found = waveforms.value(for: key) { return found }
         let facts = await facts(of: file)
         let levels: [Int]
         if format == .json, samplesPerPixel.nonzeroBitCount == 1, let frames = rows[file.key]?.frames,
@@ -206,7 +180,7 @@ actor FileCatalog {
         defer { passesInFlight[pass] = nil }
         let made = try await task.value
         for (level, bytes) in made.sorted(by: { $0.key > $1.key }) {
-            keep(bytes, as: WaveformKey(file: file.key, samplesPerPixel: level, format: format, part: part))
+            waveforms.keep(bytes, size: bytes.count, for: WaveformKey(file: file.key, samplesPerPixel: level, format: format, part: part))
         }
         guard let bytes = made[samplesPerPixel] else { throw HTTPError(.internalServerError, message: "the waveform could not be made") }
         return bytes
@@ -260,18 +234,4 @@ actor FileCatalog {
         }
         return levels
     }
-
-    private func keep(_ bytes: [UInt8], as key: WaveformKey) {
-        guard bytes.count <= waveformBudget / 4, waveforms[key] == nil else { return }
-        waveforms[key] = bytes
-        waveformOrder.append(key)
-        waveformBytes += bytes.count
-        while waveformBytes > waveformBudget, !waveformOrder.isEmpty {
-            let victim = waveformOrder.removeFirst()
-            waveformBytes -= waveforms.removeValue(forKey: victim)?.count ?? 0
-        }
-    }
-
-    /// Bytes of waveform data kept now.
-    var keptWaveformBytes: Int { waveformBytes }
 }
