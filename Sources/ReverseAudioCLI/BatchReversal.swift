@@ -125,17 +125,7 @@ struct BatchReversal: Sendable {
         let label = input.displayPath
         let (relativeOutput, clash) = outputs[index]
         let outputURL = directory.appendingPathComponent(relativeOutput)
-        if let clash {
-            let error = ReverseAudioError.output(.cannotCreateOutput(
-                path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
-            // Failed like any other input: its line in the manifest says so (no state record: the
-            // output under that name is the earlier input's).
-            var record = bookkeeping.record(input: label, now: Self.state(of: input), output: relativeOutput, status: .failed)
-            record.errorKind = BatchFailure.kind(of: error)
-            record.error = ErrorReporting.describe(error)
-            try keep(record, asState: false)
-            return .failed(error)
-        }
+        if let clash { return try refuseClash(with: clash, input: input, output: relativeOutput) }
         // Decided and done under the output's claim: another run of this batch doing it now is
         // waited for, and its output then found done.
         let claim = try await claimOutput(relativeOutput)
@@ -218,33 +208,56 @@ struct BatchReversal: Sendable {
         } catch let stopped as Stopped {
             throw stopped
         } catch {
-            let reported = error as? ReverseAudioError
-            var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: .failed)
-            record.errorKind = reported.map(BatchFailure.kind(of:)) ?? String(describing: type(of: error))
-            record.error = ErrorReporting.describe(error)
-            if let reported, BatchFailure.stopsTheBatch(reported) {
-                // No output was published: no record of one. The manifest may be on the full disk
-                // too, so its line is only attempted.
-                if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
-                try? bookkeeping.report(record)
-                throw Stopped(error: reported)
-            }
-            var outcome = Outcome.failed(error)
-            if allFormats, let reported {
-                if case .input(.notMedia) = reported { outcome = .skipped("FFmpeg reads no audio in it") }
-                if case .input(.noAudioStream) = reported { outcome = .skipped("it has no audio stream") }
-                if case .skipped = outcome { record.status = .ignored }
-            }
-            // A replaced output is still ours (its record stays, so a rerun replaces it again);
-            // a new one that failed leaves no output, and so no record.
-            if case .replace = decision {
-                try keep(record, asState: true)
-            } else {
-                if decision != .refuse { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
-                try keep(record, asState: false)
-            }
-            return outcome
+            return try failed(error, input: input, now: now, output: relativeOutput, decision: decision)
         }
+    }
+
+    /// An input whose output name an earlier input's output has: failed like any other input,
+    /// its line in the manifest says so (no state record: the output under that name is the
+    /// earlier input's).
+    private func refuseClash(with clash: String, input: URL, output relativeOutput: String) throws -> Outcome {
+        let outputURL = directory.appendingPathComponent(relativeOutput)
+        let error = ReverseAudioError.output(.cannotCreateOutput(
+            path: outputURL.displayPath, reason: "it is also the output of \(clash), an earlier input; name their folders instead, or list them with --files-from as relative paths"))
+        var record = bookkeeping.record(input: input.displayPath, now: Self.state(of: input), output: relativeOutput, status: .failed)
+        record.errorKind = BatchFailure.kind(of: error)
+        record.error = ErrorReporting.describe(error)
+        try keep(record, asState: false)
+        return .failed(error)
+    }
+
+    /// What an input whose work failed with `error` becomes: its record and manifest line, a
+    /// skip (an input that holds no audio, in a walk of every format), or the batch stopped (a
+    /// failure every later input would meet: ``BatchFailure/stopsTheBatch(_:)``).
+    private func failed(_ error: any Error, input: URL, now: ResumeDecision.FileState?, output relativeOutput: String,
+                        decision: ResumeDecision) throws -> Outcome {
+        let label = input.displayPath
+        let reported = error as? ReverseAudioError
+        var record = bookkeeping.record(input: label, now: now, output: relativeOutput, status: .failed)
+        record.errorKind = reported.map(BatchFailure.kind(of:)) ?? String(describing: type(of: error))
+        record.error = ErrorReporting.describe(error)
+        if let reported, BatchFailure.stopsTheBatch(reported) {
+            // No output was published: no record of one. The manifest may be on the full disk
+            // too, so its line is only attempted.
+            if decision == .write { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+            try? bookkeeping.report(record)
+            throw Stopped(error: reported)
+        }
+        var outcome = Outcome.failed(error)
+        if allFormats, let reported {
+            if case .input(.notMedia) = reported { outcome = .skipped("FFmpeg reads no audio in it") }
+            if case .input(.noAudioStream) = reported { outcome = .skipped("it has no audio stream") }
+            if case .skipped = outcome { record.status = .ignored }
+        }
+        // A replaced output is still ours (its record stays, so a rerun replaces it again);
+        // a new one that failed leaves no output, and so no record.
+        if case .replace = decision {
+            try keep(record, asState: true)
+        } else {
+            if decision != .refuse { unlink(bookkeeping.state.recordPath(for: relativeOutput)) }
+            try keep(record, asState: false)
+        }
+        return outcome
     }
 
     /// The claim on `relativeOutput`, waiting (and stopped by a signal) while another run holds it.

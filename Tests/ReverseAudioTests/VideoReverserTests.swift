@@ -147,8 +147,6 @@ import TestSupport
         // two, so progress moves at most one ~1% step past the cancellation (500 pictures here).
         let (atCancel, last) = canceller.progressAroundCancel
         #expect(atCancel != nil && last - (atCancel ?? 0) <= 0.015, "progress went on from \(atCancel ?? -1) to \(last)")
-        // Time only bounds a hang: a loaded machine (CI shares it) makes any tighter figure flaky.
-        #expect(canceller.cancelledAt.map { Date().timeIntervalSince($0) < 60 } == true, "cancellation finishes")
         #expect(folder.contents == ["long.mkv"], "left behind: \(folder.contents)")
     }
 
@@ -226,11 +224,5 @@ private final class TaskCanceller: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return (fractionAtCancel, lastFraction)
-    }
-
-    var cancelledAt: Date? {
-        lock.lock()
-        defer { lock.unlock() }
-        return requested
     }
 }

@@ -132,14 +132,7 @@ public struct Composition: Sendable {
             }
         }
         try checkSilences(rate: reference.format.sampleRate)
-        // Every file once, in piece order (the first is already open), for the widest sample format.
-        var sourceOfPiece: [Int: AudioFileSource] = [:]
-        for (index, piece) in pieces.enumerated() {
-            guard case .file(let url, let range, _, _) = piece else { continue }
-            sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty
-                ? reference : try AudioFileSource(url: url, cancellation: cancellation,
-                                                  resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true)
-        }
+        let sourceOfPiece = try openPieces(first: first, reference: reference, cancellation: cancellation)
         let opened = pieces.indices.compactMap { sourceOfPiece[$0] }
         let widest = reference.format.with(sampleFormat: sampleFormat ?? Self.widest(
             lossless: opened.filter { !$0.traits.isLossy }.map(\.format.sampleFormat),
@@ -165,16 +158,8 @@ public struct Composition: Sendable {
                 let (source, changes) = try self.source(file, range: range, reversed: reversed, effects: effects, matching: format,
                                                         reference: reference.format.sampleRate, scheduler: scheduler)
                 sources.append(source)
-                var path: String
-                switch (file.traits.isLossy, lossyOutput) {
-                case (true, true):
-                    path = "re-encoded: generation loss"
-                    reencoded.append(file.traits.name)
-                case (false, true): path = "encoded (\(outputCodec.name) is lossy)"
-                case (true, false): path = "decoded (a lossy \(file.traits.name) input, stored losslessly)"
-                case (false, false): path = changes.isEmpty ? "copied (samples as they are)" : "converted"
-                }
-                if !changes.isEmpty { path += (path == "converted" ? " (" : "; converted (") + changes.joined(separator: ", ") + ")" }
+                if file.traits.isLossy && lossyOutput { reencoded.append(file.traits.name) }
+                let path = Self.path(of: file, changes: changes, into: outputCodec)
                 if file.traits.isLossy && !lossyInputs.contains(file.name) { lossyInputs.append(file.name) }
                 let audible = changes.filter { !$0.hasPrefix("sample format") }
                 if !audible.isEmpty && !conversions.contains(where: { $0.subject == file.name }) {
@@ -206,28 +191,24 @@ public struct Composition: Sendable {
         let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
         let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)
             .transfer(job, reversed: false, into: writer).frames
-        var warnings = pieces.indices.compactMap { sourceOfPiece[$0] }.flatMap(\.warnings) + conversions
-        // What the file decodes to, if not what was written (ADTS cannot state the encoder's
-        // priming and padding; an MP3 or MP4 may not state a cut of a few samples exactly).
-        var decoded = frames
-        var unstated: String?
-        if lossyOutput, AudioInput.isSeekableFile(output), let measured = try? AudioInfo.read(from: output).frames, measured != frames {
-            decoded = measured
-            unstated = "it decodes to \(measured) frames, \(abs(measured - frames)) \(measured > frames ? "more" : "fewer") than the "
-                + "\(frames) written" + (chosen.file.cutsInexactly != nil ? "; write .m4a to keep exactly \(frames)" : "")
-        }
-        if !reencoded.isEmpty {
-            let reason = [notCopied, unstated].compactMap { $0 }.joined(separator: ": ")
-            warnings.append(ReverseAudioWarning(.reencoded(codecs: Set(reencoded).sorted(), outputCodec: writer.codec,
-                                                           reason: reason.isEmpty ? nil : reason),
-                                                subject: lossyInputs.joined(separator: ", ")))
-        } else if let unstated {
-            let limit = chosen.file.cutsInexactly ?? "the encoder's priming and padding are not stated exactly"
-            warnings.append(ReverseAudioWarning(.framesNotStated(writtenFrames: frames, decodedFrames: decoded, reason: "\(limit): \(unstated)"),
-                                                subject: output.displayPath))
-        }
+        let (decoded, outcome) = Self.outcome(of: output, frames: frames, format: chosen, codec: writer.codec,
+                                              lossy: lossyOutput, reencoded: reencoded, from: lossyInputs, notCopied: notCopied)
+        let warnings = pieces.indices.compactMap { sourceOfPiece[$0] }.flatMap(\.warnings) + conversions + outcome
         let written = (try? OutputFormat(name: chosen.name, codec: writer.codec, bitRate: chosen.bitRate)) ?? chosen
         return Result(output: output, format: format, outputFormat: written, frames: decoded, paths: paths, warnings: warnings)
+    }
+
+    /// Every piece's file, opened once each in piece order (the first file's first piece is
+    /// `reference`, already open), by piece index.
+    private func openPieces(first: URL, reference: AudioFileSource, cancellation: CancellationFlag) throws -> [Int: AudioFileSource] {
+        var sourceOfPiece: [Int: AudioFileSource] = [:]
+        for (index, piece) in pieces.enumerated() {
+            guard case .file(let url, let range, _, _) = piece else { continue }
+            sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty
+                ? reference : try AudioFileSource(url: url, cancellation: cancellation,
+                                                  resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true)
+        }
+        return sourceOfPiece
     }
 
     /// Refuses a silence longer than ``maximumSilenceSeconds`` at `rate`.
