@@ -55,6 +55,12 @@ final class OpenFiles: @unchecked Sendable {
         init(file: FolderFile) { self.file = file }
     }
 
+    /// True when `file` is open or being opened: a later request waits for that open, which
+    /// took the facts it needed, and needs none of its own.
+    func holds(_ file: FolderFile) -> Bool {
+        lock.withLock { entries[file.key] != nil }
+    }
+
     /// `file`'s decode, opened now or earlier (blocking: call it off the request threads); a
     /// first open takes `facts` (``StreamFacts``) instead of reading the file for its length.
     func frames(of file: FolderFile, facts: StreamFacts? = nil) throws -> DecodedFrames {

@@ -142,7 +142,8 @@ struct Routes: Sendable {
         }
         let wav: VirtualWAV
         do {
-            let facts = await catalog.facts(of: file)
+            // Asked for only on the file's first open: a range of an open file needs none.
+            let facts = files.holds(file) ? nil : await catalog.facts(of: file)
             let frames = try await OffThread.run { try files.frames(of: file, facts: facts) }
             wav = try VirtualWAV(frames: frames, direction: direction, looping: looping)
         } catch {
@@ -164,11 +165,7 @@ struct Routes: Sendable {
         guard let samplesPerPixel = Int(given), (2...Int(Int32.max)).contains(samplesPerPixel) else {
             throw HTTPError(.badRequest, message: "samples-per-pixel: a whole number from 2, not \(given)")
         }
-        let row: FileCatalog.Row
-        switch await catalog.describe(file) {
-        case .success(let found): row = found
-        case .failure(let error): throw folder.answer(for: error, file: file)
-        }
+        let row = try await row(file)
         let least = FileCatalog.minimumSamplesPerPixel(frames: row.frames)
         guard samplesPerPixel >= least else {
             throw HTTPError(.badRequest, message: "samples-per-pixel: at least \(least) for \(row.name) (\(row.frames) frames; a waveform has at most \(FileCatalog.maximumPixels) points), not \(samplesPerPixel)")
