@@ -122,14 +122,13 @@ function fill(tr, file) {
     ...(folder ? [element('span', { class: 'folder', text: folder })] : []),
     element('span', { class: 'base', text: base }));
   nameCell.title = file.name;
+  tr.toggleAttribute('data-pending', Boolean(file.pending));
   if (file.error) {
-    tr.removeAttribute('data-pending');
     durationCell.textContent = '—';
     formatCell.replaceChildren(element('span', { class: 'tag', text: (file.format || '?').toUpperCase() }));
     tr.parts.job.replaceChildren(element('span', { class: 'unreadable-reason', text: `Cannot be read: ${file.error}` }));
     return;
   }
-  tr.toggleAttribute('data-pending', Boolean(file.pending));
   if (file.pending) {
     durationCell.textContent = '…';
     formatCell.replaceChildren(element('span', { class: 'tag', text: (file.format || '?').toUpperCase() }));
