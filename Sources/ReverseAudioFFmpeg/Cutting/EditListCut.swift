@@ -174,112 +174,35 @@ package enum EditListCut {
         if let refusal = refusal(source) { return .refused(refusal) }
         guard !range.isEmpty, range.lowerBound >= 0 else { return .refused("the cut is empty") }
         let parameters = source.parameters
-        let frameSize = Int64(parameters.codecFrameSize)
         let (streamStart, origin) = try firstPacket(of: source)
-        // The cut in the stream's timestamps.
-        let (cutStart, cutEnd) = (range.lowerBound + origin, range.upperBound + origin)
-        // The decoder starts with the packet holding this sample: the pre-roll before the cut.
-        var restart = cutStart - Int64(source.traits.prerollSamples)
-        var faded = FadedPackets(head: [], headStart: cutStart, firstCopied: nil, tail: [], tailStart: nil)
+        // The cut in the stream's timestamps; the decoder starts with the packet holding the
+        // restart: the pre-roll before the cut.
+        var grid = CutGrid(cutStart: range.lowerBound + origin, cutEnd: range.upperBound + origin,
+                           restart: range.lowerBound + origin - Int64(source.traits.prerollSamples),
+                           streamStart: streamStart, frameSize: Int64(parameters.codecFrameSize))
+        var faded = FadedPackets(head: [], headStart: grid.cutStart, firstCopied: nil, tail: [], tailStart: nil)
         if !fades.isEmpty {
             switch try fadedPackets(source, input: input, range: range, fades: fades, origin: origin, streamStart: streamStart,
                                     cancellation: cancellation) {
             case .value(let packets): faded = packets
             case .refused(let reason): return .refused(reason)
             }
-            if let firstCopied = faded.firstCopied { restart = firstCopied }
+            if let firstCopied = faded.firstCopied { grid.restart = firstCopied }
         }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: [input], requiresSeekableFile: true)
-        var copied = 0
-        var copiedBytes = 0
-        var lastEnd: Int64 = 0
-        var firstCopied: Int64?
-        var firstOriginal: Int64?
-        /// How the copy ended.
-        enum Copy { case written, cannotState(String), endOfFile }
+        let copy: CopiedPackets
         do {
-            let outcome: Copy = try mappingFFmpegErrors(path: output.displayPath) {
-                try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(restart, streamStart))
-                let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer, publishedPath: FileFormat.m4a.muxerName(forPublished: destination.target.path))
-                try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
-                muxer.setMetadata(source.tags(overriding: overrides))
-                try muxer.addChapters(source.chapters(within: range), sampleRate: parameters.sampleRate)
-                try muxer.writeHeader(options: ["movie_timescale": String(parameters.sampleRate)])
-                let packet = try Packet()
-                // Packets encoded again, each a frame long, from `start` on; the last ends at the cut's end.
-                func send(_ packets: [[UInt8]], from start: Int64) throws(FFmpegError) {
-                    for (number, bytes) in packets.enumerated() {
-                        let encoded = try Packet(bytes: bytes)
-                        let pts = start + Int64(number) * frameSize
-                        encoded.setTimestamp(pts - cutStart)
-                        encoded.setDuration(min(frameSize, cutEnd - pts))
-                        try muxer.write(encoded, stream: 0)
-                    }
-                }
-                if !faded.head.isEmpty {
-                    try send(faded.head, from: faded.headStart)
-                    firstCopied = faded.headStart
-                }
-                let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
-                var next: Int64?
-                while try reader.next(into: packet) {
-                    if cancellation.isCancelled { throw CancellationError() }
-                    guard let pts = packet.presentationTimestamp else { return .cannotState("its packets carry no timestamps") }
-                    // After the frames encoded again under a fade-in, the copy starts on the frame grid.
-                    if let start = faded.firstCopied, next == nil, pts < start { continue }
-                    if let tailStart = faded.tailStart, pts >= tailStart {
-                        guard pts == tailStart else { return .cannotState("its packets are not contiguous") }
-                        try send(faded.tail, from: tailStart)
-                        lastEnd = tailStart + Int64(faded.tail.count) * frameSize
-                        try muxer.finish()
-                        return .written
-                    }
-                    if let next {
-                        // Output positions are timestamps only while every packet lasts a frame.
-                        guard pts == next else { return .cannotState("its packets are not contiguous") }
-                    } else {
-                        // The seek must land on the packet holding the restart (or the stream's first).
-                        guard pts <= restart || pts == streamStart else { return .cannotState("seeking did not reach the pre-roll") }
-                        if faded.firstCopied != nil && pts != restart { return .cannotState("its packets are not on one frame grid") }
-                    }
-                    packet.clearForCopy()
-                    // Stamped relative to the cut: the first packet's negative timestamp is the
-                    // edit's media_time.
-                    packet.setTimestamp(pts - cutStart)
-                    let isLast = pts + frameSize >= cutEnd
-                    guard isLast || packet.duration == frameSize else { return .cannotState("its packets vary in length") }
-                    next = pts + packet.duration
-                    copied += 1
-                    copiedBytes += packet.size
-                    if firstOriginal == nil { firstOriginal = pts }
-                    if firstCopied == nil { firstCopied = pts }
-                    lastEnd = pts + frameSize
-                    // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
-                    // last packet: when the cut starts in that packet further in than the cut is
-                    // long, it would drop the packet (and decode nothing). Such a cut is shorter
-                    // than one AAC frame; it is encoded again instead.
-                    if isLast && pts <= cutStart && cutEnd - cutStart <= cutStart - pts {
-                        try muxer.close()
-                        return .cannotState("FFmpeg's mov demuxer misreads an edit that starts and ends inside one AAC packet, further in than it is long")
-                    }
-                    // The last packet ends at the cut's end: the muxer makes that the edit's duration.
-                    if isLast { packet.setDuration(cutEnd - pts) }
-                    try muxer.write(packet, stream: 0)
-                    if isLast {
-                        try muxer.finish()
-                        return .written
-                    }
-                }
-                try muxer.close()
-                return .endOfFile
+            copy = try mappingFFmpegErrors(path: output.displayPath) {
+                try copyPackets(source, into: destination, grid: grid, faded: faded, range: range,
+                                tags: source.tags(overriding: overrides), cancellation: cancellation)
             }
-            switch outcome {
+            switch copy.end {
             case .written:
                 // Both are at least 0 by construction (the first packet copied is at or before the
                 // cut's start; the last ends at or after its end); a file that breaks that is
                 // encoded again rather than stated wrongly.
-                let priming = cutStart - (firstCopied ?? cutStart)
-                let padding = lastEnd - cutEnd
+                let priming = grid.cutStart - (copy.firstCopied ?? grid.cutStart)
+                let padding = copy.lastEnd - grid.cutEnd
                 guard priming >= 0, padding >= 0 else {
                     destination.discard()
                     return .refused("its packets do not cover the cut")
@@ -292,45 +215,158 @@ package enum EditListCut {
             case .endOfFile:
                 destination.discard()
                 throw ReverseAudioError.range(.rangePastEnd(path: input.displayPath, frame: range.upperBound, isStart: false,
-                                                     length: lastEnd - origin, sampleRate: parameters.sampleRate))
+                                                     length: copy.lastEnd - origin, sampleRate: parameters.sampleRate))
             }
         } catch {
             destination.discard()
             throw error
         }
-        // Keep the result only if FFmpeg reads it back as stated: the edit's duration is the
-        // cut's length, and the decode starts at the cut and holds it (FFmpeg 5.1 also decodes
-        // the rest of the last packet; a player honouring the edit's end stops at it).
-        let check = try AudioInput(url: destination.temporaryURL, isCancelled: cancellation.check)
-        let length = Int64(range.count)
-        let lengths: Set<Int64> = [length, lastEnd - cutStart]
-        guard check.parameters.statedDurationSamples == length else {
+        if let refusal = try readBackRefusal(destination.temporaryURL, input: input, range: range, fades: fades, grid: grid,
+                                             faded: faded, copy: copy, cancellation: cancellation) {
             destination.discard()
-            return .refused("FFmpeg does not read the edit list back as written")
-        }
-        if fades.isEmpty {
-            let decoded = try AudioFileSource.decodedFrames(of: destination.temporaryURL, cancellation: cancellation)
-            guard let decoded, lengths.contains(decoded) else {
-                destination.discard()
-                return .refused("FFmpeg does not read the edit list back as written")
-            }
-        } else {
-            // The input's own samples from the second packet copied after a fade-in (the first
-            // overlaps one encoded again) up to the first encoded again under a fade-out, as the
-            // copied packets decode from the first of them.
-            let exact = (faded.firstCopied.map { $0 + frameSize - cutStart } ?? 0)..<((faded.tailStart ?? cutEnd) - cutStart)
-            let copiedFrom = try CopiedPacketSamples(input, first: firstOriginal ?? cutStart, cutStart: cutStart, cancellation: cancellation)
-            if let mismatch = try FadedCutCheck.mismatch(destination.temporaryURL, input: input, range: range, exact: exact,
-                                                         lengths: lengths, reference: { try copiedFrom.samples($0) },
-                                                         cancellation: cancellation) {
-                destination.discard()
-                return .refused(mismatch)
-            }
+            return .refused(refusal)
         }
         try destination.commit()
         let encodedBytes = (faded.head + faded.tail).reduce(0) { $0 + $1.count }
-        return .written(Written(frames: length, packets: copied, reencodedPackets: (faded.head.count, faded.tail.count),
-                                copiedShare: Double(copiedBytes) / Double(max(1, copiedBytes + encodedBytes))))
+        return .written(Written(frames: Int64(range.count), packets: copy.count, reencodedPackets: (faded.head.count, faded.tail.count),
+                                copiedShare: Double(copy.bytes) / Double(max(1, copy.bytes + encodedBytes))))
+    }
+
+    /// Where a cut lies in the stream's timestamps.
+    private struct CutGrid {
+        let cutStart: Int64
+        let cutEnd: Int64
+        /// The first sample the decoder must see: the cut's start less the pre-roll, or the
+        /// first packet copied after a fade-in encoded again.
+        var restart: Int64
+        let streamStart: Int64
+        let frameSize: Int64
+    }
+
+    /// What copying the packets into the new file did.
+    private struct CopiedPackets {
+        /// How the copy ended.
+        enum End { case written, cannotState(String), endOfFile }
+        var end: End = .endOfFile
+        var count = 0
+        var bytes = 0
+        var lastEnd: Int64 = 0
+        /// The first packet written (encoded again or copied), and the first copied.
+        var firstCopied: Int64?
+        var firstOriginal: Int64?
+    }
+
+    /// Writes the cut into `destination`: the packets encoded again under a fade-in, those
+    /// copied from the restart on (restamped relative to the cut, the first's negative timestamp
+    /// being the edit's `media_time`), and those encoded again under a fade-out.
+    private static func copyPackets(_ source: AudioInput, into destination: OutputFile, grid: CutGrid, faded: FadedPackets,
+                                    range: Range<Int64>, tags: [(key: String, value: String)],
+                                    cancellation: CancellationFlag) throws -> CopiedPackets {
+        let (cutStart, cutEnd, frameSize) = (grid.cutStart, grid.cutEnd, grid.frameSize)
+        var copy = CopiedPackets()
+        try source.demuxer.seek(stream: source.streamIndex, toTimestamp: max(grid.restart, grid.streamStart))
+        let muxer = try Muxer(path: destination.temporaryURL.path, formatName: FileFormat.m4a.muxer,
+                              publishedPath: FileFormat.m4a.muxerName(forPublished: destination.target.path))
+        try muxer.addStream(copying: source.demuxer, stream: source.streamIndex, initialPadding: 0, trailingPadding: 0)
+        muxer.setMetadata(tags)
+        try muxer.addChapters(source.chapters(within: range), sampleRate: source.parameters.sampleRate)
+        try muxer.writeHeader(options: ["movie_timescale": String(source.parameters.sampleRate)])
+        let packet = try Packet()
+        // Packets encoded again, each a frame long, from `start` on; the last ends at the cut's end.
+        func send(_ packets: [[UInt8]], from start: Int64) throws(FFmpegError) {
+            for (number, bytes) in packets.enumerated() {
+                let encoded = try Packet(bytes: bytes)
+                let pts = start + Int64(number) * frameSize
+                encoded.setTimestamp(pts - cutStart)
+                encoded.setDuration(min(frameSize, cutEnd - pts))
+                try muxer.write(encoded, stream: 0)
+            }
+        }
+        func ended(_ end: CopiedPackets.End) -> CopiedPackets {
+            copy.end = end
+            return copy
+        }
+        if !faded.head.isEmpty {
+            try send(faded.head, from: faded.headStart)
+            copy.firstCopied = faded.headStart
+        }
+        let reader = PacketReader(demuxer: source.demuxer, streamIndex: source.streamIndex, endsOnReadError: false)
+        var next: Int64?
+        while try reader.next(into: packet) {
+            if cancellation.isCancelled { throw CancellationError() }
+            guard let pts = packet.presentationTimestamp else { return ended(.cannotState("its packets carry no timestamps")) }
+            // After the frames encoded again under a fade-in, the copy starts on the frame grid.
+            if let start = faded.firstCopied, next == nil, pts < start { continue }
+            if let tailStart = faded.tailStart, pts >= tailStart {
+                guard pts == tailStart else { return ended(.cannotState("its packets are not contiguous")) }
+                try send(faded.tail, from: tailStart)
+                copy.lastEnd = tailStart + Int64(faded.tail.count) * frameSize
+                try muxer.finish()
+                return ended(.written)
+            }
+            if let next {
+                // Output positions are timestamps only while every packet lasts a frame.
+                guard pts == next else { return ended(.cannotState("its packets are not contiguous")) }
+            } else {
+                // The seek must land on the packet holding the restart (or the stream's first).
+                guard pts <= grid.restart || pts == grid.streamStart else { return ended(.cannotState("seeking did not reach the pre-roll")) }
+                if faded.firstCopied != nil && pts != grid.restart { return ended(.cannotState("its packets are not on one frame grid")) }
+            }
+            packet.clearForCopy()
+            packet.setTimestamp(pts - cutStart)
+            let isLast = pts + frameSize >= cutEnd
+            guard isLast || packet.duration == frameSize else { return ended(.cannotState("its packets vary in length")) }
+            next = pts + packet.duration
+            copy.count += 1
+            copy.bytes += packet.size
+            if copy.firstOriginal == nil { copy.firstOriginal = pts }
+            if copy.firstCopied == nil { copy.firstCopied = pts }
+            copy.lastEnd = pts + frameSize
+            // FFmpeg's mov demuxer takes the edit's duration for the length of the file's
+            // last packet: when the cut starts in that packet further in than the cut is
+            // long, it would drop the packet (and decode nothing). Such a cut is shorter
+            // than one AAC frame; it is encoded again instead.
+            if isLast && pts <= cutStart && cutEnd - cutStart <= cutStart - pts {
+                try muxer.close()
+                return ended(.cannotState("FFmpeg's mov demuxer misreads an edit that starts and ends inside one AAC packet, further in than it is long"))
+            }
+            // The last packet ends at the cut's end: the muxer makes that the edit's duration.
+            if isLast { packet.setDuration(cutEnd - pts) }
+            try muxer.write(packet, stream: 0)
+            if isLast {
+                try muxer.finish()
+                return ended(.written)
+            }
+        }
+        try muxer.close()
+        return ended(.endOfFile)
+    }
+
+    /// Why the written cut cannot be kept, or nil: FFmpeg must read it back as stated (the
+    /// edit's duration is the cut's length, and the decode starts at the cut and holds it;
+    /// FFmpeg 5.1 also decodes the rest of the last packet, where a player honouring the
+    /// edit's end stops at it).
+    private static func readBackRefusal(_ written: URL, input: URL, range: Range<Int64>, fades: CutFades, grid: CutGrid,
+                                        faded: FadedPackets, copy: CopiedPackets,
+                                        cancellation: CancellationFlag) throws -> String? {
+        let check = try AudioInput(url: written, isCancelled: cancellation.check)
+        let length = Int64(range.count)
+        let lengths: Set<Int64> = [length, copy.lastEnd - grid.cutStart]
+        let misread = "FFmpeg does not read the edit list back as written"
+        guard check.parameters.statedDurationSamples == length else { return misread }
+        if fades.isEmpty {
+            let decoded = try AudioFileSource.decodedFrames(of: written, cancellation: cancellation)
+            guard let decoded, lengths.contains(decoded) else { return misread }
+            return nil
+        }
+        // The input's own samples from the second packet copied after a fade-in (the first
+        // overlaps one encoded again) up to the first encoded again under a fade-out, as the
+        // copied packets decode from the first of them.
+        let exact = (faded.firstCopied.map { $0 + grid.frameSize - grid.cutStart } ?? 0)..<((faded.tailStart ?? grid.cutEnd) - grid.cutStart)
+        let copiedFrom = try CopiedPacketSamples(input, first: copy.firstOriginal ?? grid.cutStart, cutStart: grid.cutStart,
+                                                 cancellation: cancellation)
+        return try FadedCutCheck.mismatch(written, input: input, range: range, exact: exact, lengths: lengths,
+                                          reference: { try copiedFrom.samples($0) }, cancellation: cancellation)
     }
 
     /// The timestamp of the stream's first packet (negative when the encoder's priming is

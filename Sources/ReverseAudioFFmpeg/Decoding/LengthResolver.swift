@@ -39,70 +39,6 @@ enum LengthResolver {
     /// Why such a stream is decoded by one reader.
     static let departureSplitReason = "its frames change sample rate or size: only a decode from the start places them"
 
-    /// What resolving found.
-    struct Resolution {
-        let length: PCMLength
-        /// Why nothing tells the length, when nothing does.
-        let unknownReason: String?
-        /// Every packet's place, when the count built it for a stream that seeks by index.
-        let index: PacketIndex?
-        /// True when only decoding from the start places a frame: a packet departs from the
-        /// stream's rate or frame size (``CodecTraits/departsFromStream(_:sampleRate:frameSize:)``).
-        var positionsOnlyByDecoding = false
-        /// True when checking the container's statement met damage at the stream's end.
-        var endIsDamaged = false
-        /// Packets the decoder rejects, as the resolution found them (their frames are not in
-        /// the decode), and the decoder's reason.
-        var rejectedPackets = 0
-        var rejectionReason: String?
-        /// True when the rejected packets inside the stream account for all the frames the
-        /// container states and the decode lacks: the file is damaged, not cut short.
-        var losesFramesInside = false
-        /// The frames the file's header declares where FFmpeg states what the file holds
-        /// instead (a WAV's data size past the end of the file).
-        var declaredFrames: Int64?
-        /// True when the stream decodes differently on the decoder's own frame threads: a FLAC
-        /// packet holding more than one frame (junk or a second file's header between frames,
-        /// as `cat a.flac b.flac` makes) gives only its first frame there, and every frame on
-        /// one thread, which is the decode every reader then uses.
-        var decodesOnOneThread = false
-        /// False when a FLAC stream's frames were not checked (see ``FLACDamageScan``): frames
-        /// the decoder rejects are unknown until a decode meets them.
-        var checkedFrames = true
-        /// False when a FLAC stream's timestamps were taken for the decode's positions without a
-        /// scan: its readers check that every frame continues the one before
-        /// (``FramePositioner/checksContinuity``), and the stream is scanned before one
-        /// continuous decode when any found otherwise.
-        var positionsChecked = true
-        /// For an MP3 stream whose length its tag frame gave, to readers side by side: the packet
-        /// index the first of them to seek builds for all (its count checks the tag's). The
-        /// packets are counted before one continuous decode.
-        var indexToShare: SharedPacketIndex?
-        /// Where a FLAC scan stopped, for a range that reads no further (the length is then
-        /// STREAMINFO's, unchecked past it); nil when the whole stream was scanned. A seek past
-        /// it scans the rest first.
-        var checkedThrough: Int64?
-        /// Where the stream's first packet starts in the file, when a count read it: an MP3
-        /// decode goes back there by a byte seek, which reads on exactly as a fresh open does,
-        /// where no packet index was kept.
-        var streamStart: Int64?
-
-        /// True when the resolution was made for readers side by side, who check what it took
-        /// on trust: one reader decoding alone resolves the stream fully first.
-        /// This resolution with the length a decode of the whole stream gave, and the packets
-        /// it rejected.
-        func counted(byDecoding decode: (frames: Int64, rejected: Int, reason: String?)) -> Resolution {
-            var counted = Resolution(length: PCMLength(frames: decode.frames, source: .decode), unknownReason: nil, index: nil)
-            counted.positionsOnlyByDecoding = positionsOnlyByDecoding
-            counted.streamStart = streamStart
-            counted.rejectedPackets = decode.rejected
-            counted.rejectionReason = decode.rejected > 0 ? decode.reason ?? FFmpegError.invalidDataText : nil
-            return counted
-        }
-
-        var isForReadersSideBySide: Bool { !positionsChecked || indexToShare != nil }
-    }
-
     /// Resolves the length of `url`'s stream, described by `parameters`.
     /// - Parameter keepingIndex: keep where each packet is, for a decode that will seek in a
     ///   stream without exact seeking (MP3, ADTS AAC).
@@ -127,48 +63,14 @@ enum LengthResolver {
             return Resolution(length: .unknown, unknownReason: "the input is a pipe, read once", index: nil)
         }
         do {
-            if damagedAtStart {
-                let decoded = try decodedLength(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled)
-                var resolution = Resolution(length: PCMLength(frames: decoded.frames, source: .decode), unknownReason: nil, index: nil)
-                resolution.rejectedPackets = decoded.rejected
-                resolution.rejectionReason = decoded.reason
-                return resolution
-            }
+            if damagedAtStart { return try decodedResolution(AudioInput(url: url, isCancelled: isCancelled), isCancelled: isCancelled) }
             var input = try given ?? AudioInput(url: url, isCancelled: isCancelled)
             if traits.family == .mp3 && input.demuxer.formatName == "mp3" && (url.isRemote || readersSideBySide) {
-                // The tag frame's statement, checked by the first packets and by those counted
-                // back from the end (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``),
-                // rather than a count: a URL's (a count would fetch the whole file), or for
-                // readers side by side, the first of which to seek indexes every packet while
-                // the others decode.
-                let tail = try mp3Tail(input, isCancelled: isCancelled)
-                if let index = tail.index, let tag = index.tailTag {
-                    guard !url.isRemote else {
-                        return Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: index)
-                    }
-                    var resolution = Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: nil)
-                    resolution.indexToShare = SharedPacketIndex(url: url, expectedFrames: tag.length, streamStart: tag.firstFramePosition)
-                    return resolution
-                }
-                if !tail.rewound { input = try AudioInput(url: url, isCancelled: isCancelled) }
+                if let trusted = try mp3TagResolution(url, input: &input, isCancelled: isCancelled) { return trusted }
             }
             if traits.family == .flac && input.demuxer.formatName == "flac" && (url.isRemote || readersSideBySide && !checkingFrames),
                let stated = parameters.statedDurationSamples, stated > 0 {
-                // STREAMINFO's total, checked by decoding the last frame, rather than a scan: a
-                // URL's (a scan would fetch the whole file; damage inside is met when decoded), or
-                // a whole-file decode on several readers, which check as they decode that every
-                // frame continues the one before (no frame copied in, no second file); only when
-                // one finds otherwise is the stream scanned (``Resolution/positionsChecked``).
-                if case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false,
-                                                                           isCancelled: isCancelled) {
-                    var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
-                    resolution.endIsDamaged = damagedEnd
-                    resolution.checkedFrames = false
-                    resolution.positionsChecked = url.isRemote
-                    return resolution
-                }
-                // The check moved this open to the stream's end: the scan starts from a fresh one.
-                input = try AudioInput(url: url, isCancelled: isCancelled)
+                if let trusted = try flacStatementResolution(url, input: &input, stated: stated, isCancelled: isCancelled) { return trusted }
             }
             if traits.family == .flac && input.demuxer.formatName == "flac" {
                 let stated = parameters.statedDurationSamples ?? 0
@@ -180,67 +82,19 @@ enum LengthResolver {
             if traits.containerStatesLength || traits.followsContainerDuration,
                let stated = parameters.statedDurationSamples, stated > 0 {
                 moved = true
-                let checked = traits.family == .pcm
-                    ? (try checkedPCMLength(input, stated: stated), false)
-                    : try checkedByLastFrame(input, stated: stated, paddingFollows: traits.followsContainerDuration,
-                                             isCancelled: isCancelled)
-                if let frames = checked.0 {
-                    var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
-                    resolution.endIsDamaged = checked.1
-                    if traits.family == .pcm, let declared = declaredPCMFrames(input), declared > frames {
-                        // The header promises more than the file holds: what is there is counted.
-                        resolution = Resolution(length: PCMLength(frames: frames, source: .packets), unknownReason: nil, index: nil)
-                        resolution.declaredFrames = declared
-                    }
-                    if traits.family == .flac {
-                        // FLAC in another container (MP4, Matroska): its length checked as the
-                        // container's, its damage found as raw FLAC's.
-                        let found = try rewoundScan(url, given: input, isCancelled: isCancelled)
-                        if found.rejectedPackets > 0 || found.index != nil {
-                            var damaged = flacResolution(found, stated: stated)
-                            damaged.endIsDamaged = damaged.endIsDamaged || checked.1
-                            return damaged
-                        }
-                    }
-                    return resolution
+                if let checked = try checkedStatement(url, input: input, stated: stated, traits: traits, isCancelled: isCancelled) {
+                    return checked
                 }
             }
+            // On an open of its own when a check above moved this one (rare: a header that
+            // understates, an MP4 whose index outlives its data).
+            let counting = moved ? try AudioInput(url: url, isCancelled: isCancelled) : input
             if traits.isLossy && !parameters.timestampsResolveSamples {
                 // Neither the packets nor their timestamps tell what the decoder gives (Vorbis;
                 // Opus and Vorbis in Matroska): counted by decoding, once.
-                let counted = try moved ? AudioInput(url: url, isCancelled: isCancelled) : input
-                let decoded = try decodedLength(counted, isCancelled: isCancelled)
-                var resolution = Resolution(length: PCMLength(frames: decoded.frames, source: .decode), unknownReason: nil, index: nil)
-                resolution.rejectedPackets = decoded.rejected
-                resolution.rejectionReason = decoded.reason
-                return resolution
+                return try decodedResolution(counting, isCancelled: isCancelled)
             }
-            // Counted on an open of its own when a check above moved this one (rare: a header
-            // that understates, an MP4 whose index outlives its data).
-            let counting = moved ? try AudioInput(url: url, isCancelled: isCancelled) : input
-            let index = keepingIndex && traits.needsPacketIndex
-                ? PacketIndex(for: counting) : nil
-            guard let count = try countPackets(counting, index: index, isCancelled: isCancelled) else {
-                return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
-            }
-            if count.departs {
-                var resolution = Resolution(length: .unknown, unknownReason: departureReason, index: nil)
-                resolution.positionsOnlyByDecoding = true
-                resolution.streamStart = count.firstPosition
-                return resolution
-            }
-            let counted = count.frames
-            var resolution: Resolution
-            if traits.followsContainerDuration, let stated = parameters.statedDurationSamples, stated > 0, stated < counted {
-                resolution = Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: index)
-            } else {
-                resolution = Resolution(length: PCMLength(frames: counted, source: .packets), unknownReason: nil,
-                                        index: index?.isComplete == true ? index : nil)
-            }
-            resolution.rejectedPackets = count.rejected
-            resolution.streamStart = count.firstPosition
-            if count.rejected > 0 { resolution.rejectionReason = FFmpegError.invalidDataText }
-            return resolution
+            return try countedResolution(counting, parameters: parameters, keepingIndex: keepingIndex, isCancelled: isCancelled)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as FFmpegError where error.isInterrupted {
@@ -249,6 +103,116 @@ enum LengthResolver {
             let reason = (error as? FFmpegError)?.message ?? String(describing: error)
             return Resolution(length: .unknown, unknownReason: "reading the packets failed: \(reason)", index: nil)
         }
+    }
+
+    /// The length a decode of the whole stream gives, with the packets it rejected.
+    private static func decodedResolution(_ input: AudioInput, isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution {
+        let decoded = try decodedLength(input, isCancelled: isCancelled)
+        var resolution = Resolution(length: PCMLength(frames: decoded.frames, source: .decode), unknownReason: nil, index: nil)
+        resolution.rejectedPackets = decoded.rejected
+        resolution.rejectionReason = decoded.reason
+        return resolution
+    }
+
+    /// An MP3's tag frame's statement, checked by the first packets and by those counted back
+    /// from the end (``PacketIndex/mp3Tail(of:tag:reaching:isCancelled:)``), rather than a count:
+    /// a URL's (a count would fetch the whole file), or for readers side by side, the first of
+    /// which to seek indexes every packet while the others decode. Nil when the tag is not borne
+    /// out; `input` is then at the stream's first packet, or a fresh open.
+    private static func mp3TagResolution(_ url: URL, input: inout AudioInput,
+                                         isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution? {
+        let tail = try mp3Tail(input, isCancelled: isCancelled)
+        if let index = tail.index, let tag = index.tailTag {
+            guard !url.isRemote else {
+                return Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: index)
+            }
+            var resolution = Resolution(length: PCMLength(frames: tag.length, source: .container), unknownReason: nil, index: nil)
+            resolution.indexToShare = SharedPacketIndex(url: url, expectedFrames: tag.length, streamStart: tag.firstFramePosition)
+            return resolution
+        }
+        if !tail.rewound { input = try AudioInput(url: url, isCancelled: isCancelled) }
+        return nil
+    }
+
+    /// STREAMINFO's total, checked by decoding the last frame, rather than a scan: a URL's (a
+    /// scan would fetch the whole file; damage inside is met when decoded), or a whole-file
+    /// decode on several readers, which check as they decode that every frame continues the one
+    /// before (no frame copied in, no second file); only when one finds otherwise is the stream
+    /// scanned (``Resolution/positionsChecked``). Nil when the check fails; `input` is then a
+    /// fresh open for the scan.
+    private static func flacStatementResolution(_ url: URL, input: inout AudioInput, stated: Int64,
+                                                isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution? {
+        if case let (frames?, damagedEnd) = try checkedByLastFrame(input, stated: stated, paddingFollows: false,
+                                                                   isCancelled: isCancelled) {
+            var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
+            resolution.endIsDamaged = damagedEnd
+            resolution.checkedFrames = false
+            resolution.positionsChecked = url.isRemote
+            return resolution
+        }
+        // The check moved this open to the stream's end: the scan starts from a fresh one.
+        input = try AudioInput(url: url, isCancelled: isCancelled)
+        return nil
+    }
+
+    /// The container's statement of the length, checked against the file (PCM's data size; the
+    /// frame that should be last, for FLAC in another container and an MP4's edit list); nil when
+    /// the check finds the header understates (the packets are counted then). Moves `input`.
+    private static func checkedStatement(_ url: URL, input: AudioInput, stated: Int64, traits: CodecTraits,
+                                         isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution? {
+        let checked = traits.family == .pcm
+            ? (try checkedPCMLength(input, stated: stated), false)
+            : try checkedByLastFrame(input, stated: stated, paddingFollows: traits.followsContainerDuration,
+                                     isCancelled: isCancelled)
+        guard let frames = checked.0 else { return nil }
+        var resolution = Resolution(length: PCMLength(frames: frames, source: .container), unknownReason: nil, index: nil)
+        resolution.endIsDamaged = checked.1
+        if traits.family == .pcm, let declared = declaredPCMFrames(input), declared > frames {
+            // The header promises more than the file holds: what is there is counted.
+            resolution = Resolution(length: PCMLength(frames: frames, source: .packets), unknownReason: nil, index: nil)
+            resolution.declaredFrames = declared
+        }
+        if traits.family == .flac {
+            // FLAC in another container (MP4, Matroska): its length checked as the
+            // container's, its damage found as raw FLAC's.
+            let found = try rewoundScan(url, given: input, isCancelled: isCancelled)
+            if found.rejectedPackets > 0 || found.index != nil {
+                var damaged = flacResolution(found, stated: stated)
+                damaged.endIsDamaged = damaged.endIsDamaged || checked.1
+                return damaged
+            }
+        }
+        return resolution
+    }
+
+    /// The length the packets sum to, read once without decoding (keeping every packet's place
+    /// when `keepingIndex` and the stream seeks by an index of ours); an MP4's statement where
+    /// it is shorter (its edit list's end).
+    private static func countedResolution(_ counting: AudioInput, parameters: AudioStreamParameters, keepingIndex: Bool,
+                                          isCancelled: @escaping @Sendable () -> Bool) throws -> Resolution {
+        let traits = parameters.traits
+        let index = keepingIndex && traits.needsPacketIndex ? PacketIndex(for: counting) : nil
+        guard let count = try countPackets(counting, index: index, isCancelled: isCancelled) else {
+            return Resolution(length: .unknown, unknownReason: "packets carry no durations or timestamps", index: nil)
+        }
+        if count.departs {
+            var resolution = Resolution(length: .unknown, unknownReason: departureReason, index: nil)
+            resolution.positionsOnlyByDecoding = true
+            resolution.streamStart = count.firstPosition
+            return resolution
+        }
+        let counted = count.frames
+        var resolution: Resolution
+        if traits.followsContainerDuration, let stated = parameters.statedDurationSamples, stated > 0, stated < counted {
+            resolution = Resolution(length: PCMLength(frames: stated, source: .container), unknownReason: nil, index: index)
+        } else {
+            resolution = Resolution(length: PCMLength(frames: counted, source: .packets), unknownReason: nil,
+                                    index: index?.isComplete == true ? index : nil)
+        }
+        resolution.rejectedPackets = count.rejected
+        resolution.streamStart = count.firstPosition
+        if count.rejected > 0 { resolution.rejectionReason = FFmpegError.invalidDataText }
+        return resolution
     }
 
     /// The index of an MP3 stream's last packets, placed by its tag frame, when its first

@@ -1,0 +1,125 @@
+import FFmpeg
+import Foundation
+import ReverseAudioCore
+
+// What readers side by side need of a file source: whether they repay their set-up, why the file
+// cannot be split, new readers sharing this one's length and index, and the checks they make.
+extension AudioFileSource {
+    /// Whether decoding `range` (nil: everything) on several threads repays what readers on
+    /// other threads need first: the length, and for an MP3 the place of every packet (they
+    /// seek by it). A stated length costs nothing; an MP3's packets cost a read of every packet
+    /// header of the file (about 0.1 s an hour), which a range repays only when it is a good
+    /// share of the file (a seek alone reads just the packets before its target).
+    package func readersRepaySetUp(for range: Range<Int64>?) -> Bool {
+        guard let range, input.traits.needsPacketIndex else { return true }
+        guard let seconds = input.demuxer.durationSeconds, seconds > 0 else { return false }
+        let fileFrames = seconds * Double(format.sampleRate)
+        let kept = min(Double(range.upperBound), fileFrames) - Double(range.lowerBound)
+        return kept >= fileFrames / 4
+    }
+
+    /// Why a range that does not ``readersRepaySetUp(for:)`` is decoded on one thread.
+    package static let shortRangeReason = "the range is less than a quarter of the file: finding every packet for other threads would cost more than they save"
+
+    /// Why the file cannot be decoded by several readers side by side, each seeking exactly;
+    /// nil when it can. Its length must be resolved first (and for an MP3 its packet index,
+    /// which the readers share).
+    package var splitRefusal: String? {
+        if !input.isSeekable { return "the input is a pipe, read once" }
+        switch input.traits.seekExactness {
+        case .bitExact: break
+        case .bitExactWithoutNoiseSubstitution:
+            return "\(input.traits.name)'s decode restarted after a seek is not bit-exact (its noise substitution draws from the whole decode before it)"
+        case .converges: return "\(input.traits.name)'s decode restarted after a seek is not bit-exact"
+        }
+        if conversion.sampleRate != nil { return "the sample rate is converted (a resampler's output depends on everything before it)" }
+        if !input.parameters.timestampsResolveSamples {
+            return "its timestamps do not name samples: every seek decodes from the start"
+        }
+        if damagedAtStart { return "the stream is damaged at its start" }
+        if resolution?.positionsOnlyByDecoding == true { return LengthResolver.departureSplitReason }
+        guard decodedLength == nil, let resolution, resolution.length.frames != nil,
+              !input.traits.needsPacketIndex || resolution.index != nil || resolution.indexToShare != nil else {
+            return "the length is not known before decoding"
+        }
+        if input.traits.needsPacketIndex && resolution.index?.isComplete != true && resolution.indexToShare == nil {
+            return "only the stream's last packets are indexed (read from a URL): readers on other threads would each fetch the file"
+        }
+        return nil
+    }
+
+    /// Why PCM read straight from the file is read on one thread.
+    package static let storedSamplesReason = "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
+
+    /// A new reader of the same frames on an open of its own, at frame 0, sharing this
+    /// reader's resolved length and packet index (complete, so never changing again, or built
+    /// once for all by the first reader to seek); its decoder keeps to its own thread. Only
+    /// when ``splitRefusal`` is nil.
+    package func openReader() throws -> AudioFileSource {
+        try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, resolvingLength: false)
+    }
+
+    /// Problems the decode met so far that a continuous decode reports (skipped packets, a read
+    /// that stopped early): a segment during which this grows met damage.
+    package var problemCount: Int {
+        positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) + positioner.discontinuities
+            + (positioner.sharedIndexDisagrees ? 1 : 0)
+    }
+
+    /// Where in the file the frames read come from, while its readers check its positions
+    /// (``checksPositions``): the scheduler checks that segments read side by side meet.
+    package var segmentMarks: SegmentMarks? {
+        guard checksPositions else { return nil }
+        return SegmentMarks(inputStart: streamStartPosition, landing: positioner.landingPacketPosition,
+                            current: positioner.framePacketPosition)
+    }
+
+    /// True while the stream's timestamps are taken for the decode's positions unchecked
+    /// (``LengthResolver/Resolution/positionsChecked``): every reader checks them as it decodes.
+    var checksPositions: Bool { resolution?.positionsChecked == false }
+
+    /// Resolves the length fully where it was resolved for readers side by side
+    /// (``LengthResolver/Resolution/isForReadersSideBySide``), before one reader decodes the
+    /// file alone, or again after readers side by side met what only one continuous decode
+    /// handles: a FLAC stream is scanned, an MP3's packets counted (on this open, from its first
+    /// packet); the length, the index and the decoder's threads are then as when the file is
+    /// opened without readers side by side. At the stream's start.
+    package func resolveForOneReader() throws {
+        guard let provisional = resolution, provisional.isForReadersSideBySide else { return }
+        var given: AudioInput?
+        if let start = provisional.indexToShare?.streamStart {
+            let rewound = try input.withFreshDecoder()
+            try mappingFFmpegErrors(path: rewound.path) { try rewound.demuxer.seek(toByte: start) }
+            given = rewound
+        }
+        let resolved = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: input.traits.needsPacketIndex,
+                                                  damagedAtStart: false, isCancelled: isCancelled, using: given, checkingFrames: false)
+        resolution = resolved
+        openedDecoderThreads = resolved.decodesOnOneThread ? 1 : 0
+        try restart()
+    }
+
+    /// Makes this reader as it was when opened: at frame 0, nothing decoded, its warnings
+    /// forgotten, its decoder on as many threads as at first (a fresh decode after readers side
+    /// by side met damage).
+    package func restart() throws {
+        if resolution?.isForReadersSideBySide == true {
+            try resolveForOneReader()
+            return
+        }
+        pending.clear()
+        flushed = false
+        decodedLength = nil
+        position = 0
+        try restartFromStart(decoderThreads: openedDecoderThreads)
+        atStart = true
+    }
+
+    /// Keeps the decoder to one thread, as every other reader beside this one does (a decoder's
+    /// own frame threads would hide the damage a reader must see: FLAC's reports a bad frame
+    /// only when decoded on one thread). Only before anything is delivered.
+    package func decodeOnOneThread() throws {
+        guard input.decoderThreads != 1, atStart, pending.isEmpty else { return }
+        try restartFromStart(decoderThreads: 1)
+    }
+}
