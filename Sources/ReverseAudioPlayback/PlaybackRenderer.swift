@@ -227,7 +227,7 @@ public final class PlaybackRenderer {
                                          overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
         let rendered = RenderedOutput(self)
         let output: any PCMSource = maximumFrames.map { rendered.range(0..<$0, name: name, requiringWholeRange: false) } ?? rendered
-        let input = Scheduler.Input(source: output, splitting: .single(reason: "playback is rendered as it goes"), name: name)
+        let input = Scheduler.Input(source: output, splitting: .single(reason: .renderedAsPlayed), name: name)
         return try Scheduler(threads: 1, cancellation: cancellation).transfer(input, reversed: false, into: writer).frames
     }
 

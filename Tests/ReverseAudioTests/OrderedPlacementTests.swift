@@ -52,7 +52,7 @@ import TestSupport
         let parallel = try Self.chain()
         let two = OrderedSink(format: parallel.source.format)
         let report = try Self.transfer(parallel, to: two, threads: 2)
-        #expect(report.threadsUsed == 2, "\(report.singleThreadReason ?? "")")
+        #expect(report.threadsUsed == 2, "\(String(describing: report.singleThreadReason))")
         #expect(two.bytes == one.bytes)
         #expect(two.positions == two.positions.sorted() && two.positions.first == 0)
     }

@@ -87,7 +87,7 @@ import TestSupport
         let misstated = MisstatedSource(try TestDecode.source(input), statedFrames: frames + error)
         let output = directory.file("placed.wav")
         let writer = try AudioFileWriter(url: output, format: misstated.format, expectedFrames: frames + error)
-        let job = Scheduler.Input(source: misstated, splitting: .single(reason: "a test"), name: "test")
+        let job = Scheduler.Input(source: misstated, splitting: .single(reason: .oneThreadAsked), name: "test")
         let report = try Scheduler(threads: 1).transfer(job, reversed: true, into: writer)
         #expect(report.frames == frames)
         #expect(report.passes == (error == 0 ? 1 : 2))

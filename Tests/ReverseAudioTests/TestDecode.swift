@@ -22,7 +22,7 @@ enum TestDecode {
     /// `source` reversed on one thread, read in order through a temporary file in `folder`.
     static func reversal(_ source: any PCMSource, blockFrames: Int? = nil, folder: URL? = nil,
                          cancellation: CancellationFlag? = nil) -> ReversedSource {
-        let input = Scheduler.Input(source: source, splitting: .single(reason: "a test"), blockFrames: blockFrames, name: "test")
+        let input = Scheduler.Input(source: source, splitting: .single(reason: .oneThreadAsked), blockFrames: blockFrames, name: "test")
         return ReversedSource(input, scheduler: Scheduler(threads: 1, cancellation: cancellation,
                                                           temporaryFolder: folder ?? FileManager.default.temporaryDirectory))
     }
@@ -30,7 +30,7 @@ enum TestDecode {
     /// Moves `source` into `sink` on one thread, forwards.
     @discardableResult
     static func transfer(_ source: any PCMSource, to sink: any PCMSink, progress: ProgressHandler? = nil) throws -> Int64 {
-        let input = Scheduler.Input(source: source, splitting: .single(reason: "a test"), name: "test")
+        let input = Scheduler.Input(source: source, splitting: .single(reason: .oneThreadAsked), name: "test")
         return try Scheduler(threads: 1, progress: progress).transfer(input, reversed: false, into: sink).frames
     }
 

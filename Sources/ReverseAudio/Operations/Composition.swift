@@ -188,7 +188,7 @@ public struct Composition: Sendable {
         if let pieceChapters { writerInput.chapters = pieceChapters }
         let writer = try AudioFileWriter(url: output, format: format, outputFormat: chosen, input: writerInput,
                                          overwrite: overwrite, inputs: files, expectedFrames: nil)
-        let job = Scheduler.Input(source: whole, splitting: .single(reason: "pieces are read in order"), name: output.displayPath)
+        let job = Scheduler.Input(source: whole, splitting: .single(reason: .piecesReadInOrder), name: output.displayPath)
         let frames = try Scheduler(threads: 1, progress: progress, cancellation: cancellation)
             .transfer(job, reversed: false, into: writer).frames
         let (decoded, outcome) = Self.outcome(of: output, frames: frames, format: chosen, codec: writer.codec,

@@ -40,7 +40,7 @@ public struct ConversionResult: Sendable {
     /// Threads that decoded the input: 1, or the threads of a segment-parallel reversal.
     package internal(set) var decodeThreads: Int
     /// Why the input was decoded on one thread though more were allowed, when it was.
-    package internal(set) var singleThreadReason: String?
+    package internal(set) var singleThreadReason: OneReaderReason?
     /// Temporary disk space used besides the output itself: 0 for a reversal into PCM, the raw
     /// reversed audio for an encoded output or a pipe (removed before returning).
     package let temporaryBytes: Int64
@@ -48,7 +48,7 @@ public struct ConversionResult: Sendable {
     init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
          codec: String, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
          warnings: [ReverseAudioWarning], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
-         temporaryBytes: Int64, predictionFailure: String?, decodeThreads: Int = 1, singleThreadReason: String? = nil) {
+         temporaryBytes: Int64, predictionFailure: String?, decodeThreads: Int = 1, singleThreadReason: OneReaderReason? = nil) {
         self.input = input
         self.output = output
         self.source = source

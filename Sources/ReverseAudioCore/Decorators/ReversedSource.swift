@@ -113,7 +113,7 @@ package final class ReversedSource: PCMSource {
             storedForwards = true
             placement.blockFrames = input.blockFrames
             placement.lengthSource = .decode
-            if scheduler.threads > 1 { placement.singleThreadReason = "the length is not known before decoding" }
+            if scheduler.threads > 1 { placement.singleThreadReason = .lengthUnknown }
         }
         placement.temporaryBytes = file.size
         prepared = true

@@ -33,7 +33,7 @@ package enum OrderedPlacement {
     /// - Throws: the first error of a reader or of the sink (the others stop), `CancellationError`.
     package static func transfer(readers: [SegmentReader], main: any SegmentReaders, totalFrames: Int64, boundaries: [Int64],
                                  to sink: any PCMSink, progress: ProgressHandler?,
-                                 cancellation: CancellationFlag?) throws -> (frames: Int64, declined: String?) {
+                                 cancellation: CancellationFlag?) throws -> (frames: Int64, declined: OneReaderReason?) {
         let window = ReorderWindow(boundaries: boundaries, frameBytes: sink.format.bytesPerFrame,
                                    room: windowSegments(threads: readers.count))
         let stop = CancellationFlag()
@@ -120,7 +120,7 @@ private final class ReorderWindow: PositionedPCMSink, @unchecked Sendable {
         /// The segment's frames, valid until it is released.
         case ready(UnsafeRawBufferPointer)
         /// The placement ended without this segment, for this reason.
-        case declined(String)
+        case declined(OneReaderReason)
     }
 
     private let boundaries: [Int64]
@@ -200,7 +200,7 @@ private final class ReorderWindow: PositionedPCMSink, @unchecked Sendable {
         switch ended {
         case .failure(let error)?: throw error
         case .success(.declined(let reason))?: return .declined(reason)
-        default: return .declined("segment \(index) was not placed")
+        default: return .declined(.segmentNotPlaced(index: index))
         }
     }
 

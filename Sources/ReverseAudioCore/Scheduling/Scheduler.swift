@@ -58,7 +58,7 @@ package struct Scheduler {
         /// Threads that decoded the input.
         package var threadsUsed = 1
         /// Why one thread decoded the input though more were allowed, when it did.
-        package var singleThreadReason: String?
+        package var singleThreadReason: OneReaderReason?
         /// Times the input was decoded (a reversal reads it twice when it gave another length
         /// than it stated).
         package var passes = 1
@@ -97,12 +97,12 @@ package struct Scheduler {
     private func forwards(_ input: Input, into sink: any PCMSink) throws -> Report {
         var report = Report()
         let source = input.source
-        let reason: String
+        let reason: OneReaderReason
         switch input.splitting {
         case .single(let why): reason = why
         case .readers(let readers):
             guard let total = source.length.frames else {
-                reason = "the length is not known before decoding"
+                reason = .lengthUnknown
                 break
             }
             if let positioned = sink.positioned {
@@ -306,9 +306,9 @@ package struct Scheduler {
         /// Every frame was placed, on this many threads.
         case placed(Int)
         /// It could not be done exactly in parallel: the readers moved, the sink holds partial writes.
-        case declined(String)
+        case declined(OneReaderReason)
         /// Nothing was read: the input is read by one reader.
-        case notSplit(String)
+        case notSplit(OneReaderReason)
     }
 
     /// The length of `source` made ready for one continuous decode (``SegmentReaders/rewindMain()``),
@@ -350,7 +350,7 @@ package struct Scheduler {
 
     /// Why an input that offered more readers is read by one: another open did not give the
     /// same frames.
-    static let readersDifferReason = "another open of the input did not decode the same way (damaged at its start)"
+    static let readersDifferReason = OneReaderReason.readersDiffer
 
     /// Moves `source`'s frames, from where it is, into `sink` in order; progress runs from 0 to
     /// 1 over what is left of it when its length is known.

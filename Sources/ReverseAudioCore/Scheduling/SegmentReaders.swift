@@ -6,7 +6,7 @@ package enum Splitting {
     case readers(any SegmentReaders)
     /// The input is read by one reader, for this reason (a pipe, a codec whose restarted
     /// decode is not bit-exact, a rate conversion…), said by `--verbose`.
-    case single(reason: String)
+    case single(reason: OneReaderReason)
 }
 
 /// The readers of one input for a decode on several threads: the job's own reader first, then

@@ -31,7 +31,7 @@ package enum SegmentedPlacement {
         /// Every frame was placed.
         case placed
         /// It could not be done exactly in parallel, for this reason; nothing usable was written.
-        case declined(String)
+        case declined(OneReaderReason)
     }
 
     /// The shortest segment worth a seek of its own: about 1.5 s at 44.1 kHz.
@@ -58,7 +58,7 @@ package enum SegmentedPlacement {
     }
 
     /// Why a stream of fewer than two segments is read on one thread.
-    static let tooShortReason = "too short to split (segments of at least \(minimumSegmentFrames) frames)"
+    static let tooShortReason = OneReaderReason.tooShort(minimumSegmentFrames: minimumSegmentFrames)
 
     /// Places the frames with `readers`, one thread each (the first on the calling thread).
     /// - Parameters:
@@ -86,7 +86,7 @@ package enum SegmentedPlacement {
                               waitForRoom: (@Sendable (Range<Int64>) -> Bool)? = nil) throws -> Outcome {
         guard !readers.isEmpty, boundaries.first == 0, boundaries.last == totalFrames, boundaries.count >= 2,
               zip(boundaries, boundaries.dropFirst()).allSatisfy({ $0 < $1 }) else {
-            return .declined("the segments do not tile the stream")
+            return .declined(.segmentsDoNotTile)
         }
         let shared = SharedPlacement(totalFrames: totalFrames, direction: direction, boundaries: boundaries,
                                      lastSegmentFirst: lastSegmentFirst, sink: sink, progress: progress,
@@ -137,7 +137,7 @@ private final class SharedPlacement: @unchecked Sendable {
     /// Frames read by every thread: what progress reports (a batch is written less often).
     private var readFrames: Int64 = 0
     private var failure: (any Error)?
-    private var declined: String?
+    private var declined: OneReaderReason?
     /// Per segment, where in the input its first frame and the frame after it come from, for
     /// readers that mark them (``SegmentMarks``).
     private var starts: [Int: Int64] = [:]
@@ -201,15 +201,15 @@ private final class SharedPlacement: @unchecked Sendable {
 
     /// Why the marked segments do not meet in the input, if they do not: the first must start
     /// at the input's start, and each next where the one before left off.
-    private var seamFailure: String? {
+    private var seamFailure: OneReaderReason? {
         guard !starts.isEmpty || !ends.isEmpty else { return nil }
         let count = boundaries.count - 1
         guard let first = starts[0], first == inputStart else {
-            return "the first segment did not start at the input's first frame"
+            return .firstSegmentOffStart
         }
         for index in 0..<(count - 1) {
             guard let end = ends[index], let start = starts[index + 1], end == start else {
-                return "segments \(index + 1) and \(index + 2) do not meet in the input (frames between them, or read twice)"
+                return .segmentsDoNotMeet(segment: index + 1)
             }
         }
         return nil
@@ -243,7 +243,7 @@ private final class SharedPlacement: @unchecked Sendable {
         lock.unlock()
     }
 
-    func decline(_ reason: String) {
+    func decline(_ reason: OneReaderReason) {
         lock.lock()
         if declined == nil { declined = reason }
         lock.unlock()
@@ -260,7 +260,7 @@ private final class SharedPlacement: @unchecked Sendable {
         if let failure { throw failure }
         if let declined { return .declined(declined) }
         if let seamFailure { return .declined(seamFailure) }
-        return placedFrames == totalFrames ? .placed : .declined("\(placedFrames) of \(totalFrames) frames were placed")
+        return placedFrames == totalFrames ? .placed : .declined(.framesUnplaced(placed: placedFrames, total: totalFrames))
     }
 }
 
@@ -301,13 +301,13 @@ private final class SegmentWorker {
     }
 
     /// Places one segment; a reason when it cannot be placed exactly.
-    private func place(_ segment: Range<Int64>) throws -> String? {
+    private func place(_ segment: Range<Int64>) throws -> OneReaderReason? {
         let total = shared.totalFrames
         // Problems before the segment: one met inside it means damage.
         let problemsBefore = problems()
         let reached = try reader.seek(to: segment.lowerBound, endingAt: segment.upperBound)
         guard reached.reached == segment.lowerBound else {
-            return "a seek to frame \(segment.lowerBound) reached \(reached.reached)"
+            return .seekMissed(frame: segment.lowerBound, reached: reached.reached)
         }
         var next = segment.lowerBound        // the source frame read next
         var batchStart = segment.lowerBound  // the source frame the batch starts with
@@ -316,7 +316,7 @@ private final class SegmentWorker {
             if shared.isCancelled { throw CancellationError() }
             if shared.hasStopped { return nil }
             guard let chunk = try reader.read(maximumFrames: Int(min(Int64(transferChunkFrames), segment.upperBound - next))) else {
-                return "the stream ended at frame \(next), before the \(total) frames it states"
+                return .streamEndedEarly(atFrame: next, statedFrames: total)
             }
             var offset = 0
             while offset < chunk.frameCount {
@@ -342,7 +342,7 @@ private final class SegmentWorker {
         if filled > 0 { try flush(filled, from: batchStart) }
         let landing = marks()?.landing
         if segment.upperBound == total {
-            if try reader.read(maximumFrames: 1) != nil { return "the stream goes on past the \(total) frames it states" }
+            if try reader.read(maximumFrames: 1) != nil { return .streamGoesOn(statedFrames: total) }
             if let marked = marks() { shared.mark(segment, start: landing, end: nil, inputStart: marked.inputStart) }
         } else if let marked = marks() {
             // The frame after the segment: where it comes from is where the next must start,
@@ -350,7 +350,7 @@ private final class SegmentWorker {
             _ = try reader.read(maximumFrames: 1)
             shared.mark(segment, start: landing, end: marks()?.current, inputStart: marked.inputStart)
         }
-        guard problems() == problemsBefore else { return "the decode met damage" }
+        guard problems() == problemsBefore else { return .damageMet }
         shared.segmentPlaced(segment)
         return nil
     }
@@ -386,7 +386,7 @@ final class PlacementFollower: @unchecked Sendable {
         /// Output frames `[0, frames)` are complete.
         case available(Int64)
         /// The placement declined (see ``SegmentedPlacement/Outcome/declined(_:)``).
-        case declined(String)
+        case declined(OneReaderReason)
     }
 
     /// Starts placing `totalFrames` frames with `readers` (one thread each) into `file`.

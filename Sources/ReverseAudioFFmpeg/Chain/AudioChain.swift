@@ -61,7 +61,7 @@ package final class AudioChain {
     /// to the reversal itself.
     private let effectsAfterReversal: [any AudioEffect]
     /// Split PCM read straight from the file too (tests put seams in it; for speed it stays on
-    /// one thread, see ``AudioFileSource/storedSamplesReason``).
+    /// one thread, see ``OneReaderReason/storedSamples``).
     package var splitsStoredSamples = false
 
     /// Opens `url` and builds the chain `recipe` asks for; the length is found on the same open
@@ -159,7 +159,7 @@ package final class AudioChain {
     /// whether the scheduler reverses it (false once the chain is its own reversal: a pipe's,
     /// whose effects follow it).
     package func job(threads: Int, scheduler: Scheduler) throws -> (input: Scheduler.Input, reversed: Bool) {
-        let splitting = threads > 1 ? try self.splitting() : .single(reason: "one thread asked for")
+        let splitting = threads > 1 ? try self.splitting() : .single(reason: .oneThreadAsked)
         // One reader decodes it: what readers side by side would have checked is resolved first.
         if case .single = splitting { try file.resolveForOneReader() }
         let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
@@ -175,7 +175,7 @@ package final class AudioChain {
         for effect in effectsAfterReversal {
             reversal = try Self.naming(file.name) { try effect.applied(to: reversal, mirrored: false) }
         }
-        return (Scheduler.Input(source: reversal, splitting: .single(reason: "the length is not known before decoding"),
+        return (Scheduler.Input(source: reversal, splitting: .single(reason: .lengthUnknown),
                                 name: file.name), false)
     }
 
@@ -189,12 +189,12 @@ package final class AudioChain {
     /// Whether the chain can be read by several readers at once, each exactly.
     private func splitting() throws -> Splitting {
         if let sampleRate = recipe.sampleRate, sampleRate != file.format.sampleRate {
-            return .single(reason: "the sample rate is converted (a resampler's output depends on everything before it)")
+            return .single(reason: .sampleRateConverted)
         }
-        guard file.readersRepaySetUp(for: range) else { return .single(reason: AudioFileSource.shortRangeReason) }
+        guard file.readersRepaySetUp(for: range) else { return .single(reason: .shortRange) }
         _ = try file.resolveLengthKeepingIndex()
         if let refusal = file.splitRefusal { return .single(reason: refusal) }
-        if file.readsStoredSamples && !splitsStoredSamples { return .single(reason: AudioFileSource.storedSamplesReason) }
+        if file.readsStoredSamples && !splitsStoredSamples { return .single(reason: .storedSamples) }
         // The job's own reader takes segments beside the others: on one decoder thread, as they.
         try file.decodeOnOneThread()
         return .readers(ChainReaders(chain: self))

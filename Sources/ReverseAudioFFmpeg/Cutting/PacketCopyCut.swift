@@ -82,7 +82,7 @@ package enum PacketCopyCut {
         }
         // Frames of another rate or size than the stream's before the cut's end: only a decode,
         // which converts them to the first frame's rate, says where the cut lies.
-        if index.departsFromStream { return .refused(LengthResolver.departureSplitReason) }
+        if index.departsFromStream { return .refused(OneReaderReason.framesChangeFormat.description) }
         if range.lowerBound >= index.indexedFrames || range.upperBound > index.indexedFrames {
             _ = try range.within(length: index.indexedFrames, sampleRate: source.parameters.sampleRate, path: input.displayPath)
         }

@@ -18,38 +18,32 @@ extension AudioFileSource {
         return kept >= fileFrames / 4
     }
 
-    /// Why a range that does not ``readersRepaySetUp(for:)`` is decoded on one thread.
-    package static let shortRangeReason = "the range is less than a quarter of the file: finding every packet for other threads would cost more than they save"
-
     /// Why the file cannot be decoded by several readers side by side, each seeking exactly;
     /// nil when it can. Its length must be resolved first (and for an MP3 its packet index,
     /// which the readers share).
-    package var splitRefusal: String? {
-        if !input.isSeekable { return "the input is a pipe, read once" }
+    package var splitRefusal: OneReaderReason? {
+        if !input.isSeekable { return .pipe }
         switch input.traits.seekExactness {
         case .bitExact: break
         case .bitExactWithoutNoiseSubstitution:
-            return "\(input.traits.name)'s decode restarted after a seek is not bit-exact (its noise substitution draws from the whole decode before it)"
-        case .converges: return "\(input.traits.name)'s decode restarted after a seek is not bit-exact"
+            return .seekNotBitExact(codec: input.traits.name, noiseSubstitution: true)
+        case .converges: return .seekNotBitExact(codec: input.traits.name, noiseSubstitution: false)
         }
-        if conversion.sampleRate != nil { return "the sample rate is converted (a resampler's output depends on everything before it)" }
+        if conversion.sampleRate != nil { return .sampleRateConverted }
         if !input.parameters.timestampsResolveSamples {
-            return "its timestamps do not name samples: every seek decodes from the start"
+            return .timestampsNameNoSamples
         }
-        if damagedAtStart { return "the stream is damaged at its start" }
-        if resolution?.positionsOnlyByDecoding == true { return LengthResolver.departureSplitReason }
+        if damagedAtStart { return .damagedAtStart }
+        if resolution?.positionsOnlyByDecoding == true { return .framesChangeFormat }
         guard decodedLength == nil, let resolution, resolution.length.frames != nil,
               !input.traits.needsPacketIndex || resolution.index != nil || resolution.indexToShare != nil else {
-            return "the length is not known before decoding"
+            return .lengthUnknown
         }
         if input.traits.needsPacketIndex && resolution.index?.isComplete != true && resolution.indexToShare == nil {
-            return "only the stream's last packets are indexed (read from a URL): readers on other threads would each fetch the file"
+            return .onlyLastPacketsIndexed
         }
         return nil
     }
-
-    /// Why PCM read straight from the file is read on one thread.
-    package static let storedSamplesReason = "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
 
     /// A new reader of the same frames on an open of its own, at frame 0, sharing this
     /// reader's resolved length and packet index (complete, so never changing again, or built

@@ -36,9 +36,6 @@ enum LengthResolver {
     /// Why the length of a stream whose frames depart from its stated rate or size is unknown.
     static let departureReason = "its frames change sample rate or size (parts of other rates joined, or a damaged header): only decoding tells its length"
 
-    /// Why such a stream is decoded by one reader.
-    static let departureSplitReason = "its frames change sample rate or size: only a decode from the start places them"
-
     /// Resolves the length of `url`'s stream, described by `parameters`.
     /// - Parameter keepingIndex: keep where each packet is, for a decode that will seek in a
     ///   stream without exact seeking (MP3, ADTS AAC).
