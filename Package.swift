@@ -5,7 +5,7 @@ import PackageDescription
 //   CFFmpeg, CALSA, CFreeType (C bridges) → FFmpeg, ALSA, FontRaster (one owner per C object,
 //     package access)
 //   → ReverseAudioCore (the model, the PCMSource contract, the decorators and effects, the
-//     scheduler that owns the threads; no FFmpeg)
+//     scheduler that owns the threads; no FFmpeg) → ReverseAudioTesting (its doubles in memory)
 //   → ReverseAudioFFmpeg (the contract over FFmpeg: the file decoder, the one chain builder,
 //     output formats one file each, the writer, cuts)
 //   → ReverseAudioPlayback, ReverseAudioVideo → ReverseAudio (the operations; re-exports the rest)
@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "ReverseAudio", targets: ["ReverseAudio"]),
+        .library(name: "ReverseAudioTesting", targets: ["ReverseAudioTesting"]),
         .executable(name: "reverse-audio", targets: ["reverse-audio"]),
         .executable(name: "reverse-audio-serve", targets: ["reverse-audio-serve"]),
         // The tool's text formats (composition plans, playback event scripts), for the fuzzer
@@ -77,6 +78,10 @@ let package = Package(
         // (range, reversal, concatenation, silence, channel selection), errors and warnings,
         // atomic outputs. Pure Swift: knows nothing of FFmpeg.
         .target(name: "ReverseAudioCore"),
+        // Test doubles over the contracts alone, as SwiftNIO ships NIOEmbedded: frames in
+        // memory as a source, a sink that keeps what it is given, readers side by side for the
+        // scheduler. What checks logic runs in process with these, without FFmpeg or the tool.
+        .target(name: "ReverseAudioTesting", dependencies: ["ReverseAudioCore"]),
         // The contracts over FFmpeg: the one file decoder (AudioFileSource), sample conversion,
         // the encoder/muxer sink, lossless cuts.
         .target(name: "ReverseAudioFFmpeg", dependencies: ["ReverseAudioCore", "FFmpeg"]),
@@ -147,7 +152,7 @@ let package = Package(
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "TestSupport"]),
         .testTarget(name: "ReverseAudioTests", dependencies: [
             "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
-            "ReverseAudioBatch", "TestSupport",
+            "ReverseAudioBatch", "ReverseAudioTesting", "TestSupport",
         ]),
         .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "reverse-audio-serve", "ReverseAudioCommandLine", "ReverseAudioBatch", "TestSupport"]),
     ],

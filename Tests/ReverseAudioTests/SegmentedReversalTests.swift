@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ReverseAudioTesting
 @testable import ReverseAudio
 @testable import ReverseAudioCore
 @testable import ReverseAudioFFmpeg
@@ -11,30 +12,6 @@ import TestSupport
 /// an MP3 frame (inside the bit reservoir's reach). What cannot be done exactly in parallel
 /// (AAC, damage, a misstated length) falls back to one thread with the same result.
 @Suite struct SegmentedReversalTests {
-    /// Collects positioned writes in memory (the placement writes under its own lock).
-    final class MemorySink: PositionedPCMSink {
-        var bytes: [UInt8] = []
-        let frameBytes: Int
-        var writes = 0
-        /// Throws on this write (counting from 1), to test a failing output.
-        var failOnWrite: Int?
-        /// Cancels this flag on the first write.
-        var cancelOnFirstWrite: CancellationFlag?
-
-        init(frameBytes: Int) { self.frameBytes = frameBytes }
-
-        func write(_ source: UnsafeRawBufferPointer, frames: Int, at frame: Int64) throws {
-            writes += 1
-            if writes == failOnWrite { throw ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device")) }
-            cancelOnFirstWrite?.cancel()
-            let start = Int(frame) * frameBytes
-            if bytes.count < start + source.count { bytes += [UInt8](repeating: 0, count: start + source.count - bytes.count) }
-            bytes.replaceSubrange(start..<start + source.count, with: source)
-        }
-
-        func discardWrites(expectingFrames frames: Int64) throws { bytes = [] }
-    }
-
     struct Reversal {
         let bytes: [UInt8]
         let threadsUsed: Int
@@ -45,7 +22,7 @@ import TestSupport
 
     /// `url` decoded to 16-bit and reversed, on `threads` threads with seams at `seams(N)`.
     static func reverse(_ url: URL, threads: Int, seams: (@Sendable (Int64) -> [Int64])? = nil,
-                        sink makeSink: ((Int) -> MemorySink)? = nil, cancellation: CancellationFlag? = nil) throws -> Reversal {
+                        cancellation: CancellationFlag? = nil) throws -> Reversal {
         // Opened for a reversal on `threads` threads, as `convert --reverse` opens it (a FLAC
         // file's positions are then checked by its readers, not scanned first).
         let chain = try TestDecode.chain(url, reversed: true, cancellation: cancellation ?? CancellationFlag(), threads: threads)
@@ -53,7 +30,7 @@ import TestSupport
         var scheduler = Scheduler(threads: threads, cancellation: cancellation)
         scheduler.segmentBoundaries = seams
         let (input, _) = try chain.job(threads: threads, scheduler: scheduler)
-        let sink = makeSink?(chain.source.format.bytesPerFrame) ?? MemorySink(frameBytes: chain.source.format.bytesPerFrame)
+        let sink = MemorySink(format: chain.source.format)
         let report = try scheduler.mirror(input, into: sink, progress: nil)
         return Reversal(bytes: sink.bytes, threadsUsed: report.threadsUsed, reason: report.singleThreadReason, warnings: chain.warnings,
                         lengthSource: report.lengthSource)
@@ -241,31 +218,6 @@ import TestSupport
             #expect(result.decodeThreads == 2, "\(name)")
             #expect(result.lengthSource == .container, "\(name): \(result.lengthSource)")
             #expect(result.frames == Int64(try FFmpegOracle.samples(of: url).count / 2), "\(name)")
-        }
-    }
-
-    @Test("a failing write on one thread stops them all and is the error thrown")
-    func failingWrite() throws {
-        let url = Fixtures.url("flac-s16-2ch-44100.flac")
-        #expect(throws: ReverseAudioError.self) {
-            _ = try Self.reverse(url, threads: 3, seams: Self.seams((1..<7).map { Double($0) / 7 }), sink: { bytes in
-                let sink = MemorySink(frameBytes: bytes)
-                sink.failOnWrite = 2
-                return sink
-            })
-        }
-    }
-
-    @Test("cancellation during a parallel placement throws CancellationError")
-    func cancellation() throws {
-        let url = Fixtures.url("mp3-cbr128-xing-2ch-44100.mp3")
-        let flag = CancellationFlag()
-        #expect(throws: CancellationError.self) {
-            _ = try Self.reverse(url, threads: 2, seams: Self.seams((1..<7).map { Double($0) / 7 }), sink: { bytes in
-                let sink = MemorySink(frameBytes: bytes)
-                sink.cancelOnFirstWrite = flag
-                return sink
-            }, cancellation: flag)
         }
     }
 

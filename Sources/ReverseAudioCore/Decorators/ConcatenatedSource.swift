@@ -7,10 +7,14 @@ package final class ConcatenatedSource: PCMSource {
     package let format: PCMFormat
     private var current = 0
     private var position: Int64 = 0
+    /// Pieces read since they were last at their start: after a seek back, the reading reaches
+    /// them again and must start them over.
+    private var read: [Bool]
 
     init(_ sources: [any PCMSource]) {
         self.sources = sources
         format = sources[0].format
+        read = Array(repeating: false, count: sources.count)
     }
 
     /// The sum of the sources' lengths, when every one is known.
@@ -27,10 +31,15 @@ package final class ConcatenatedSource: PCMSource {
     package func read(maximumFrames: Int) throws -> PCMChunk? {
         while current < sources.count {
             if let chunk = try sources[current].read(maximumFrames: maximumFrames) {
+                read[current] = true
                 defer { position += Int64(chunk.frameCount) }
                 return chunk.moved(to: position)
             }
             current += 1
+            if current < sources.count && read[current] {
+                try sources[current].seek(to: 0, endingAt: nil)
+                read[current] = false
+            }
         }
         return nil
     }
@@ -46,6 +55,7 @@ package final class ConcatenatedSource: PCMSource {
             if frame < start + frames || index == sources.count - 1 {
                 let seeked = try source.seek(to: frame - start, endingAt: nil)
                 current = index
+                read[index] = true
                 position = start + seeked.reached
                 return SeekedTo(required: frame, reached: position)
             }

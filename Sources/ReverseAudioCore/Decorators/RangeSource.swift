@@ -59,7 +59,8 @@ package final class RangeSource: PCMSource {
     /// Moves so the next frame read is `frame` (see ``PCMSource/seek(to:endingAt:)``).
     @discardableResult
     package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
-        let target = frames.lowerBound + max(frame, 0)
+        // Past the range's end is its end, as past a source's end is the source's (the contract).
+        let target = min(frames.lowerBound + max(frame, 0), frames.upperBound)
         let innerEnd = end.map { frames.lowerBound + $0 } ?? (frames.upperBound == .max ? nil : frames.upperBound)
         let seeked = try source.seek(to: target, endingAt: innerEnd)
         started = true
