@@ -10,12 +10,13 @@ package final class MemorySink: PCMSink, PositionedPCMSink, @unchecked Sendable 
     private let lock = NSLock()
     private var storage: [UInt8] = []
     private var writeCount = 0
+    private var chunkPositions: [Int64] = []
     /// Whether the sink takes positioned writes; false for an encoder's or a pipe's order.
     private let takesPositions: Bool
     /// Throws on this write (counting from 1), as a full disk would.
     package var failOnWrite: Int?
-    /// Cancels this flag on the first write: a cancellation that arrives mid-placement.
-    package var cancelOnFirstWrite: CancellationFlag?
+    /// Cancels `flag` on write `write` (counting from 1): a cancellation that arrives mid-work.
+    package var cancelOnWrite: (write: Int, flag: CancellationFlag)?
     package private(set) var finished = false
     package private(set) var cancelled = false
     /// Times it was asked to start over or discard what it holds (a second pass).
@@ -29,6 +30,8 @@ package final class MemorySink: PCMSink, PositionedPCMSink, @unchecked Sendable 
 
     package var bytes: [UInt8] { lock.withLock { storage } }
     package var writes: Int { lock.withLock { writeCount } }
+    /// The positions of the chunks written in order, as they came.
+    package var positions: [Int64] { lock.withLock { chunkPositions } }
 
     /// The bytes as 16-bit samples (for an `.s16` format).
     package var samples: [Int16] {
@@ -42,6 +45,7 @@ package final class MemorySink: PCMSink, PositionedPCMSink, @unchecked Sendable 
     package func write(_ chunk: PCMChunk) throws {
         try lock.withLock {
             try count()
+            chunkPositions.append(chunk.position)
             storage += chunk.bytes
         }
     }
@@ -68,7 +72,7 @@ package final class MemorySink: PCMSink, PositionedPCMSink, @unchecked Sendable 
 
     private func count() throws {
         writeCount += 1
-        if writeCount == 1 { cancelOnFirstWrite?.cancel() }
+        if let cancelOnWrite, cancelOnWrite.write == writeCount { cancelOnWrite.flag.cancel() }
         if writeCount == failOnWrite { throw ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device")) }
     }
 }

@@ -1,82 +1,61 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import ReverseAudioCore
-@testable import ReverseAudioFFmpeg
+import ReverseAudioTesting
 
-/// A forward transfer into an in-order sink on several threads (``OrderedPlacement``): the
-/// frames arrive in order and equal one thread's; a sink that fails or a cancellation stops
-/// every thread, and the error is what the caller sees.
+/// A forward transfer into an in-order sink on several threads (``OrderedPlacement``), on frames
+/// in memory: the frames arrive in order and equal the input; a sink that fails or a
+/// cancellation stops every thread, and the error is what the caller sees.
 @Suite struct OrderedPlacementTests {
-    /// Keeps what it is given, in order; can fail or cancel on a given write.
-    final class OrderedSink: PCMSink {
-        let format: PCMFormat
-        var bytes: [UInt8] = []
-        var positions: [Int64] = []
-        var writes = 0
-        var failOnWrite: Int?
-        var cancelOnWrite: (Int, CancellationFlag)?
+    /// Three segments of ``OrderedPlacement/segmentBytes`` in stereo float.
+    static let frames = 3 * OrderedPlacement.segmentBytes / 8
 
-        init(format: PCMFormat) { self.format = format }
-
-        func write(_ chunk: PCMChunk) throws {
-            writes += 1
-            if writes == failOnWrite { throw ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device")) }
-            if let (at, flag) = cancelOnWrite, at == writes { flag.cancel() }
-            positions.append(chunk.position)
-            bytes += chunk.bytes
+    static func readers() -> MemorySegmentReaders {
+        MemorySegmentReaders {
+            MemorySource(bytes: MemorySource.countingSamples(frames: 4 * frames).withUnsafeBytes { [UInt8]($0) },
+                         format: PCMFormat(sampleFormat: .f32, sampleRate: 48_000, channelCount: 2), chunkFrames: 4096)
         }
-
-        func finish() throws {}
-        func cancel() {}
     }
 
-    /// Two minutes of a chirp in MP3: a dozen segments of 16-bit stereo.
-    static func chain(cancellation: CancellationFlag = CancellationFlag()) throws -> AudioChain {
-        let url = try SignalFiles.shared("two-minutes.mp3", seconds: 120, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
-        return try TestDecode.chain(url, cancellation: cancellation)
-    }
-
-    /// `chain` moved into `sink` forwards on `threads` threads.
-    static func transfer(_ chain: AudioChain, to sink: OrderedSink, threads: Int,
+    static func transfer(_ readers: MemorySegmentReaders, to sink: MemorySink, threads: Int,
                          cancellation: CancellationFlag? = nil) throws -> Scheduler.Report {
-        let scheduler = Scheduler(threads: threads, cancellation: cancellation)
-        return try scheduler.transfer(chain.job(threads: threads, scheduler: scheduler).input, reversed: false, into: sink)
+        let input = Scheduler.Input(source: readers.source, splitting: .readers(readers), name: "memory")
+        return try Scheduler(threads: threads, cancellation: cancellation).transfer(input, reversed: false, into: sink)
     }
 
-    @Test("on 2 threads the sink gets the frames in order, as one thread gives them")
-    func inOrder() throws {
-        let single = try Self.chain()
-        let one = OrderedSink(format: single.source.format)
-        _ = try Self.transfer(single, to: one, threads: 1)
-        let parallel = try Self.chain()
-        let two = OrderedSink(format: parallel.source.format)
-        let report = try Self.transfer(parallel, to: two, threads: 2)
-        #expect(report.threadsUsed == 2, "\(String(describing: report.singleThreadReason))")
-        #expect(two.bytes == one.bytes)
-        #expect(two.positions == two.positions.sorted() && two.positions.first == 0)
+    @Test("on 2 and 3 threads the sink gets the frames in order, as they are", arguments: [2, 3])
+    func inOrder(threads: Int) throws {
+        let readers = Self.readers()
+        let sink = MemorySink(format: readers.source.format, positioned: false)
+        let report = try Self.transfer(readers, to: sink, threads: threads)
+        #expect(report.threadsUsed == threads, "\(String(describing: report.singleThreadReason))")
+        #expect(sink.samples == MemorySource.countingSamples(frames: 4 * Self.frames))
+        #expect(sink.positions == sink.positions.sorted() && sink.positions.first == 0)
+        #expect(sink.finished)
     }
 
     @Test("a sink that fails stops every thread, and its error is thrown")
     func failingSink() throws {
-        let chain = try Self.chain()
-        let sink = OrderedSink(format: chain.source.format)
+        let readers = Self.readers()
+        let sink = MemorySink(format: readers.source.format, positioned: false)
         sink.failOnWrite = 3
         #expect(throws: ReverseAudioError.output(.writeFailed(path: "memory", reason: "no space left on device"))) {
-            _ = try Self.transfer(chain, to: sink, threads: 2)
+            _ = try Self.transfer(readers, to: sink, threads: 2)
         }
         #expect(sink.writes == 3, "nothing was written after the failure")
+        #expect(sink.cancelled)
     }
 
     @Test("cancellation stops every thread with CancellationError")
     func cancelled() throws {
         let flag = CancellationFlag()
-        let chain = try Self.chain(cancellation: flag)
-        let sink = OrderedSink(format: chain.source.format)
+        let readers = Self.readers()
+        let sink = MemorySink(format: readers.source.format, positioned: false)
         sink.cancelOnWrite = (2, flag)
         #expect(throws: CancellationError.self) {
-            _ = try Self.transfer(chain, to: sink, threads: 2, cancellation: flag)
+            _ = try Self.transfer(readers, to: sink, threads: 2, cancellation: flag)
         }
-        #expect(sink.writes < 20, "the transfer went on after the cancellation: \(sink.writes) writes")
+        // A bound on work: of the 24 chunks, the writes after the flag are those already in hand.
+        #expect(sink.writes < 6, "the transfer went on after the cancellation: \(sink.writes) writes")
     }
 }

@@ -175,7 +175,7 @@ import ReverseAudioTesting
         let flag = CancellationFlag()
         let readers = MemorySegmentReaders { .counting(frames: Self.frames) }
         let sink = MemorySink(format: readers.source.format)
-        sink.cancelOnFirstWrite = flag
+        sink.cancelOnWrite = (1, flag)
         #expect(throws: CancellationError.self) {
             try Scheduler(threads: 3, cancellation: flag).transfer(Self.job(readers), reversed: true, into: sink)
         }
