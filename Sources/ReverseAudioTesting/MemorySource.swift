@@ -15,6 +15,7 @@ public final class MemorySource: PCMSource {
         case unknown
     }
 
+    /// The frames' sample format, rate and channels.
     public let format: PCMFormat
     /// Frames it holds.
     public let frameCount: Int64
@@ -24,6 +25,7 @@ public final class MemorySource: PCMSource {
     public private(set) var position: Int64 = 0
     /// Reads and seeks so far: a decorator that should not read (or seek) can be caught at it.
     public private(set) var reads = 0
+    /// Seeks so far.
     public private(set) var seeks = 0
     private let stated: StatedLength
     // One copy the chunks point into: valid for the source's life, so a chunk never dangles.
@@ -63,6 +65,7 @@ public final class MemorySource: PCMSource {
 
     deinit { storage.deallocate() }
 
+    /// The length it states: what it holds, another count, or unknown (see ``StatedLength``).
     public var length: PCMLength {
         switch stated {
         case .exact: PCMLength(frames: frameCount, source: .container)
@@ -71,6 +74,7 @@ public final class MemorySource: PCMSource {
         }
     }
 
+    /// Lends the next frames, at most `maximumFrames` and ``chunkFrames``, straight from memory.
     public func read(maximumFrames: Int) throws -> PCMChunk? {
         reads += 1
         let count = Int(min(Int64(min(maximumFrames, chunkFrames)), frameCount - position))
@@ -82,6 +86,7 @@ public final class MemorySource: PCMSource {
         return PCMChunk(bytes: bytes, frameCount: count, position: position)
     }
 
+    /// Moves exactly to `frame` (its end when `frame` lies beyond it).
     @discardableResult
     public func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         seeks += 1

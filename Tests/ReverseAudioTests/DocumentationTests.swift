@@ -34,7 +34,7 @@ import TestSupport
 
     @Test("every public declaration of the library has a doc comment")
     func publicSymbolsDocumented() throws {
-        let targets = ["ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "ReverseAudio"]
+        let targets = ["ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo", "ReverseAudio", "ReverseAudioTesting"]
         let files = targets.flatMap { target in
             FileManager.default.enumerator(at: Fixtures.packageRoot.appendingPathComponent("Sources/\(target)"), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
