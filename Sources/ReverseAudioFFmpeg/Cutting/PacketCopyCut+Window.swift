@@ -72,14 +72,9 @@ extension PacketCopyCut.Window {
                 size = decoded.bytesPerSample
                 decoded.appendSamples(to: &channels)
             }
-            do {
-                for packet in packets { try loop.decode(packet, into: frame, deliver: collect) }
-                try loop.drain(into: frame, deliver: collect)
-            } catch let error as FFmpegError {
-                throw error
-            } catch {
-                throw FFmpegError(code: -1, operation: "decoding the first frames of a cut")
-            }
+            // FFmpeg's errors are mapped to the file's by mappingFFmpegErrors; any other passes as it is.
+            for packet in packets { try loop.decode(packet, into: frame, deliver: collect) }
+            try loop.drain(into: frame, deliver: collect)
             return (channels, size)
         }
     }
