@@ -154,7 +154,16 @@ let package = Package(
             "ReverseAudio", "ReverseAudioCore", "ReverseAudioFFmpeg", "ReverseAudioPlayback", "ReverseAudioVideo",
             "ReverseAudioBatch", "ReverseAudioTesting", "TestSupport",
         ]),
-        .testTarget(name: "ReverseAudioCLITests", dependencies: ["reverse-audio", "reverse-audio-serve", "ReverseAudioCommandLine", "ReverseAudioBatch", "TestSupport"]),
+        .testTarget(name: "ReverseAudioCLITests", dependencies: [
+            "reverse-audio", "reverse-audio-serve", "ReverseAudioCLI", "ReverseAudioCommandLine", "ReverseAudioBatch",
+            "TestSupport",
+        ]),
+        // The server's routes and checks in process (Hummingbird's test client, no socket, no
+        // built tool): the logic of `serve` answered in milliseconds.
+        .testTarget(name: "ReverseAudioServerTests", dependencies: [
+            "ReverseAudioServer", "ReverseAudioTesting", "TestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

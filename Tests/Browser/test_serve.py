@@ -785,8 +785,14 @@ class Page:
         @check("backwards from 1 s carries on past the start: the whole file loops, to its end")
         def _():
             self.pause()
+            # The check before turned the direction: its stream may still be loading, and a
+            # scrub into a loading element is what this check must not depend on.
+            self.wait_ready()
             self.set_value("scrub", 1.0)
-            wait_for(lambda: abs(self.state()["fileTime"] - 1.0) < 0.05, 5, "file time 1.0")
+            try:
+                wait_for(lambda: abs(self.state()["fileTime"] - 1.0) < 0.05, 10, "file time 1.0")
+            except AssertionError as error:
+                raise AssertionError(f"{error}: state {self.state()}, element {self.audio()}") from None
             self.set_direction("backwards")
             driver.find_element(By.ID, "play-pause").click()
             duration = self.state()["duration"]
