@@ -782,6 +782,21 @@ class Page:
             assert self.state()["direction"] == "backwards", "Space turned the direction"
             self.set_direction("forwards")
 
+        @check("a scrub just after a turn lands: the new stream's pending seek does not undo it")
+        def _():
+            self.pause()
+            self.wait_ready()
+            for direction, target in (("backwards", 2.5), ("forwards", 1.5)):
+                # No wait between the turn and the scrub: a user drags the slider at once.
+                self.set_direction(direction)
+                self.set_value("scrub", target)
+                try:
+                    wait_for(lambda: abs(self.state()["fileTime"] - target) < 0.05, 10, f"file time {target} ({direction})")
+                    self.wait_ready()
+                    assert abs(self.state()["fileTime"] - target) < 0.05, f"the scrub was undone: {self.state()['fileTime']:.3f}"
+                except AssertionError as error:
+                    raise AssertionError(f"{error}: state {self.state()}, element {self.audio()}") from None
+
         @check("backwards from 1 s carries on past the start: the whole file loops, to its end")
         def _():
             self.pause()

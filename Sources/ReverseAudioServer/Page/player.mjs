@@ -159,7 +159,9 @@ export function seek(t) {
   if (!state.source) return;
   const d = duration();
   const at = clamp(streamTime(clamp(t, 0, d), d, backwards()), 0, d);
-  if (audio.readyState < 1) state.pendingSeek = at;
+  // This seek replaces one a load left pending: the element may have its metadata while the
+  // loadedmetadata that would apply the old one is still queued (a scrub just after a turn).
+  state.pendingSeek = audio.readyState < 1 ? at : null;
   try { audio.currentTime = at; } catch { state.pendingSeek = at; }
   state.viewStart = followedViewStart(fileTime(), state.viewStart, span(), d, backwards(), true);
   refresh();
