@@ -80,7 +80,8 @@ let package = Package(
         .target(name: "ReverseAudioCore"),
         // Test doubles over the contracts alone, as SwiftNIO ships NIOEmbedded: frames in
         // memory as a source, a sink that keeps what it is given, readers side by side for the
-        // scheduler. What checks logic runs in process with these, without FFmpeg or the tool.
+        // scheduler, a sound device that keeps what a player writes. What checks logic runs in
+        // process with these, without FFmpeg or the tool.
         .target(name: "ReverseAudioTesting", dependencies: ["ReverseAudioCore"]),
         // The contracts over FFmpeg: the one file decoder (AudioFileSource), sample conversion,
         // the encoder/muxer sink, lossless cuts.

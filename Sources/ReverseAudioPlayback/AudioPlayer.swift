@@ -1,7 +1,7 @@
 import Foundation
 import ReverseAudioCore
 
-/// Plays a ``PlaybackRenderer`` on an ``AudioOutputDevice`` in real time, forwards or
+/// Plays a ``PlaybackRenderer`` on an `AudioOutputDevice` in real time, forwards or
 /// backwards, taking commands from any thread.
 ///
 /// Two threads: the output thread renders one device period at a time (about 10 ms) and

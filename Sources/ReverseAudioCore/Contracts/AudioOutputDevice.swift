@@ -1,13 +1,13 @@
-import ReverseAudioCore
-
 /// Somewhere rendered frames are heard: a sound card, a sound server, a capture file; a device
 /// that paces its writer.
 ///
-/// An ``AudioPlayer`` opens it, then writes from its output thread one period at a time: a
-/// write blocks until the device has room, which paces playback in real time.
-/// ``open(format:)``, ``write(_:frameCount:)``, ``pause()``, ``resume()``, ``drain()`` and
-/// ``close()`` are called from one thread at a time; ``underrunCount`` from any. The renderer
-/// knows nothing of devices: ``SystemAudioOutput`` gives this system's.
+/// An `AudioPlayer` (ReverseAudioPlayback) opens it, then writes from its output thread one
+/// period at a time: a write blocks until the device has room, which paces playback in real
+/// time. ``open(format:)``, ``write(_:frameCount:)``, ``pause()``, ``resume()``, ``drain()``
+/// and ``close()`` are called from one thread at a time; ``underrunCount`` from any. The
+/// renderer knows nothing of devices: `SystemAudioOutput` (ReverseAudioPlayback) gives this
+/// system's. The contract lives here, beside the model, so that a device can be written with
+/// no FFmpeg and no playback module (ReverseAudioTesting's `MemoryOutputDevice`).
 public protocol AudioOutputDevice: Sendable {
     /// The device's name, for messages.
     var name: String { get }
