@@ -44,20 +44,23 @@ package final class ConcatenatedSource: PCMSource {
         return nil
     }
 
-    /// Seeks into the source that holds `frame`; needs every earlier source's length.
+    /// Seeks into the source that holds `frame`; needs every earlier source's length (not that
+    /// source's own, nor any after it).
     @discardableResult
     package func seek(to frame: Int64, endingAt end: Int64?) throws -> SeekedTo {
         var start: Int64 = 0
         for (index, source) in sources.enumerated() {
-            guard let frames = source.length.frames else {
-                throw ReverseAudioError.range(.cannotSeek(path: "", frame: frame, reason: "the length of piece \(index + 1) is unknown"))
-            }
-            if frame < start + frames || index == sources.count - 1 {
+            let frames = source.length.frames
+            if index == sources.count - 1 || frames.map({ frame < start + $0 }) == true {
                 let seeked = try source.seek(to: frame - start, endingAt: nil)
                 current = index
                 read[index] = true
                 position = start + seeked.reached
                 return SeekedTo(required: frame, reached: position)
+            }
+            guard let frames else {
+                throw ReverseAudioError.range(.cannotSeek(path: "the concatenation", frame: frame,
+                                                          reason: "the length of piece \(index + 1) is unknown"))
             }
             start += frames
         }

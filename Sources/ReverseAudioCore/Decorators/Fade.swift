@@ -57,7 +57,7 @@ public struct Fade: AudioEffect, Equatable {
         self.shape = shape
     }
 
-    /// "fade-in 0.5 s (l)".
+    /// "fade-in 0.500 s (l)".
     public var description: String { "fade-\(end.rawValue) \(length) (\(shape.rawValue))" }
 
     /// `source` with the fade where it is heard: at its start or end, or, when `mirrored`, at

@@ -1,8 +1,8 @@
 /// A part of another source: its frames `[lowerBound, upperBound)`, on a timeline of its own
 /// that starts at 0 (rodio's `take` and `skip` in one). Made by ``PCMSource/range(_:name:requiringWholeRange:)``.
 ///
-/// The first read seeks the source to the range's start. A range that starts at or after the
-/// source's end, or (when the whole range is required) ends past it, fails with
+/// The first read seeks the source to the range's start. A range that starts after the
+/// source's end, or (when the whole range is required) at it or ending past it, fails with
 /// ``RangeError/rangePastEnd(path:frame:isStart:length:sampleRate:)`` naming the true
 /// length, which only reading may tell (a header can misstate it).
 package final class RangeSource: PCMSource {
@@ -65,8 +65,10 @@ package final class RangeSource: PCMSource {
         let seeked = try source.seek(to: target, endingAt: innerEnd)
         started = true
         if seeked.reached < frames.lowerBound {
+            // A seek past the end stops at the end: where it stopped is the true length, which a
+            // header may misstate.
             throw ReverseAudioError.range(.rangePastEnd(path: name, frame: frames.lowerBound, isStart: true,
-                                                 length: source.length.frames ?? seeked.reached, sampleRate: format.sampleRate))
+                                                 length: seeked.reached, sampleRate: format.sampleRate))
         }
         position = seeked.reached - frames.lowerBound
         return SeekedTo(required: frame, reached: position)
