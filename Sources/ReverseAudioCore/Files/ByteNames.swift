@@ -67,8 +67,8 @@ package enum ByteNames {
     }
 
     /// The characters that, after a backslash, make an escape of ``escaped(_:)``: `\\`, `\xNN`,
-    /// and ``ControlEscaping``'s `\0`, `\t`, `\n`, `\r`.
-    private static let escapeStarts: Set<Character> = ["\\", "x", "0", "t", "n", "r"]
+    /// and ``ControlEscaping``'s `\0`, `\t`, `\n`, `\r`, `\u{9B}`.
+    private static let escapeStarts: Set<Character> = ["\\", "x", "0", "t", "n", "r", "u"]
 
     /// A URL that reaches the file at `path` (exact bytes, absolute or relative to the current
     /// folder): the path itself when it is UTF-8, else an alias (see the type's description).

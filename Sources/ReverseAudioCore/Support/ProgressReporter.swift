@@ -20,7 +20,8 @@ package final class ProgressReporter: @unchecked Sendable {
 
     /// Reports `fraction` of the work done, capped below 1 (only ``complete()`` reports 1).
     package func update(_ fraction: Double) {
-        guard let handler else { return }
+        // NaN (a share of nothing) says nothing; passed on, it would stop every later report.
+        guard let handler, !fraction.isNaN else { return }
         let capped = min(max(fraction, 0), 0.999)
         lock.lock()
         guard !reachedEnd, lastReported < 0 || capped >= lastReported + step else {
