@@ -194,9 +194,10 @@ struct Routes: Sendable {
         let asked: JobRequest
         do {
             asked = try await request.decode(as: JobRequest.self, context: context)
-        } catch let error as any HTTPResponseError {
-            throw error  // a body over the limit (413)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw error  // a body over the limit
         } catch {
+            // Anything else (Hummingbird's decoder answers 400 in its own words) gets the shape.
             throw HTTPError(.badRequest, message: "a job is {\"file\"|\"upload\"|\"url\", \"operation\": \"reverse\"|\"convert\"|\"trim\"|\"reverse-video\"|\"boomerang\", \"output\", \"start\"?, \"end\"?, \"crf\"?}")
         }
         let source = try asked.input()
