@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ReverseAudioCore
 import ReverseAudioTesting
 
@@ -17,15 +18,6 @@ import ReverseAudioTesting
             samples += chunk.samples(as: Int16.self)
         }
         return samples
-    }
-
-    /// Values a `@Sendable` callback is told, in order.
-    final class Told<Value: Sendable>: @unchecked Sendable {
-        // @unchecked: `values` is only touched under `lock`.
-        private let lock = NSLock()
-        private var values: [Value] = []
-        func append(_ value: Value) { lock.withLock { values.append(value) } }
-        var all: [Value] { lock.withLock { values } }
     }
 
     /// A sink that implements only what a sink must: the protocol's defaults do the rest.
@@ -135,13 +127,13 @@ import ReverseAudioTesting
         let frames = 200_000
         let source = MemorySource.counting(frames: frames, channelCount: 2, chunkFrames: 1 << 20)
         let sink = MemorySink(format: source.format, positioned: false)
-        let told = Told<Double>()
+        let told = Collected<Double>()
         let report = try Scheduler(threads: 1, progress: { told.append($0) }).transfer(Self.input(source), reversed: false, into: sink)
         #expect(sink.samples == MemorySource.countingSamples(frames: frames, channelCount: 2))
         #expect(report.frames == Int64(frames) && report.singleThreadReason == nil)
         // Chunks of transferChunkFrames, the last what is left.
         #expect(sink.positions == [0, 65_536, 131_072, 196_608])
-        #expect(told.all.count == 4 && zip(told.all, told.all.dropFirst()).allSatisfy { $0 < $1 } && told.all.last == 1)
+        #expect(told.values.count == 4 && zip(told.values, told.values.dropFirst()).allSatisfy { $0 < $1 } && told.values.last == 1)
         #expect(sink.finished && !sink.cancelled)
     }
 
@@ -149,10 +141,10 @@ import ReverseAudioTesting
     func transferUnknownLength() throws {
         let source = MemorySource.counting(frames: 5_000, stating: .unknown)
         let sink = MemorySink(format: source.format, positioned: false)
-        let told = Told<Double>()
+        let told = Collected<Double>()
         let report = try Scheduler(threads: 1, progress: { told.append($0) }).transfer(Self.input(source), reversed: false, into: sink)
         #expect(report.frames == 5_000 && sink.samples == MemorySource.countingSamples(frames: 5_000))
-        #expect(told.all.isEmpty)
+        #expect(told.values.isEmpty)
     }
 
     @Test("a cancellation that arrives during the second write stops the transfer before a third: CancellationError, sink cancelled")
@@ -187,25 +179,25 @@ import ReverseAudioTesting
     func transferReversedIntoPositions() throws {
         let source = MemorySource.counting(frames: 150_000, chunkFrames: 1 << 20)
         let sink = MemorySink(format: source.format, positioned: true)
-        let told = Told<Double>()
+        let told = Collected<Double>()
         let report = try Scheduler(threads: 1, progress: { told.append($0) }).transfer(Self.input(source), reversed: true, into: sink)
         #expect(sink.samples == Array(MemorySource.countingSamples(frames: 150_000).reversed()))
         #expect(report.temporaryBytes == 0 && report.passes == 1 && report.lengthSource == .container)
-        #expect(zip(told.all, told.all.dropFirst()).allSatisfy { $0 <= $1 } && told.all.last == 1)
+        #expect(zip(told.values, told.values.dropFirst()).allSatisfy { $0 <= $1 } && told.values.last == 1)
     }
 
     // MARK: Progress and cancellation
 
     @Test("progress never goes back, moves in steps of at least 1 %, stays below 1 until complete, completes once")
     func progressReporter() {
-        let told = Told<Double>()
+        let told = Collected<Double>()
         let reporter = ProgressReporter({ told.append($0) })
         for fraction in [0.0, 0.005, 0.02, 0.01, 0.025, 0.5, 0.3, 2.0, 1.0] { reporter.update(fraction) }
-        #expect(told.all == [0, 0.02, 0.5, 0.999])
+        #expect(told.values == [0, 0.02, 0.5, 0.999])
         reporter.complete()
         reporter.complete()
         reporter.update(0.9999)
-        #expect(told.all == [0, 0.02, 0.5, 0.999, 1])
+        #expect(told.values == [0, 0.02, 0.5, 0.999, 1])
         // Without a handler, nothing to do and nothing to fail.
         ProgressReporter(nil).update(0.5)
         ProgressReporter(nil).complete()
@@ -213,11 +205,11 @@ import ReverseAudioTesting
 
     @Test("a stage's progress is mapped into its share of the whole, and clamped to the stage")
     func progressStages() {
-        let told = Told<Double>()
+        let told = Collected<Double>()
         let reporter = ProgressReporter({ told.append($0) }, step: 0)
         let second = reporter.stage(from: 0.5, to: 0.75)
         for fraction in [-1.0, 0, 0.5, 1, 3] { second(fraction) }
-        #expect(told.all == [0.5, 0.5, 0.625, 0.75, 0.75])
+        #expect(told.values == [0.5, 0.5, 0.625, 0.75, 0.75])
     }
 
     @Test("a cancellation flag starts clear, stays set once set, and its check says the same")
@@ -250,7 +242,7 @@ import ReverseAudioTesting
 
     @Test("a task cancelled before the blocking work starts throws CancellationError and never runs it; else its result or error")
     func blockingWorkOutcomes() async throws {
-        let ran = Told<Int>()
+        let ran = Collected<Int>()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await BlockingWork.run { _ -> Int in
@@ -259,7 +251,7 @@ import ReverseAudioTesting
             }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ran.all.isEmpty)
+        #expect(ran.values.isEmpty)
         #expect(try await BlockingWork.run { flag in flag.isCancelled ? -1 : 42 } == 42)
         await #expect(throws: ReverseAudioError.self) {
             try await BlockingWork.run { _ -> Int in throw ReverseAudioError.range(.invalidRange(reason: "test")) }

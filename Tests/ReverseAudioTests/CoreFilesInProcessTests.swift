@@ -442,22 +442,3 @@ import Darwin
         #expect(outside.contents == ["folder", "song.wav"])
     }
 }
-
-/// Values appended from any thread.
-private final class Collected<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-}

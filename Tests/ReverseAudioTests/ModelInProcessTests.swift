@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ReverseAudioCore
 
 /// The core's model and support values in process (no file, no FFmpeg): times and ranges to
@@ -301,7 +302,7 @@ import Testing
 
     @Test("progress never goes back, moves in steps of 1%, stays below 1 until complete, which says 1 once")
     func progressSteps() {
-        let seen = Reported()
+        let seen = Collected<Double>()
         let reporter = ProgressReporter { seen.append($0) }
         for fraction in [-0.5, 0.005, 0.01, 0.015, 0.5, 0.3, 1.0, 5.0, 0.9995] {
             reporter.update(fraction)
@@ -312,7 +313,7 @@ import Testing
         reporter.update(0.2)
         #expect(seen.values == [0, 0.01, 0.5, 0.999, 1.0])
         // Thousands of updates make about a hundred calls.
-        let many = Reported()
+        let many = Collected<Double>()
         let busy = ProgressReporter { many.append($0) }
         for step in 0...10_000 { busy.update(Double(step) / 10_000) }
         #expect((90...101).contains(many.values.count), "\(many.values.count)")
@@ -320,7 +321,7 @@ import Testing
         #expect(zip(many.values, many.values.dropFirst()).allSatisfy { $1 - $0 >= 0.01 - 1e-12 }, "steps of at least 1%")
         #expect((0.98..<1).contains(many.values.last ?? 0))
         // NaN (a share of nothing) is not reported, and does not stop the reports after it.
-        let odd = Reported()
+        let odd = Collected<Double>()
         let oddReporter = ProgressReporter { odd.append($0) }
         oddReporter.update(.nan)
         oddReporter.update(0.25)
@@ -334,7 +335,7 @@ import Testing
 
     @Test("a stage maps its own 0…1 into its share of the whole, clamped to it")
     func progressStages() {
-        let seen = Reported()
+        let seen = Collected<Double>()
         let reporter = ProgressReporter({ seen.append($0) }, step: 0.001)
         let first = reporter.stage(from: 0, to: 0.45)
         let second = reporter.stage(from: 0.45, to: 1)
@@ -485,24 +486,5 @@ import Testing
             #expect(!sentence.isEmpty && !sentence.contains("\n") && !sentence.contains(Self.path) && !sentence.contains("--"), "\(sentence)")
         }
         #expect(ReverseAudioWarning(.noSamples, subject: "a.wav") != ReverseAudioWarning(.noSamples, subject: "b.wav"))
-    }
-}
-
-/// Fractions reported from any thread, in order.
-private final class Reported: @unchecked Sendable {
-    // @unchecked: `stored` is only touched under `lock`.
-    private let lock = NSLock()
-    private var stored: [Double] = []
-
-    func append(_ value: Double) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [Double] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }
