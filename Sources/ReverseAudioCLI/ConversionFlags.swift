@@ -103,9 +103,12 @@ struct BitRate: ExpressibleByArgument {
         // Digits and one point only: no sign, exponent, `inf` or `nan`, and never a value that
         // would not convert to an integer.
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              digits.filter({ $0 == "." }).count <= 1, let value = Double(digits), value > 0,
+              digits.filter({ $0 == "." }).count <= 1, let value = Double(digits),
               value * scale <= Double(BitRate.maximum) else { return nil }
-        bitsPerSecond = Int((value * scale).rounded())
+        // Checked once rounded: `0.4` is no more a bit rate than `0`.
+        let rounded = Int((value * scale).rounded())
+        guard rounded > 0 else { return nil }
+        bitsPerSecond = rounded
     }
 }
 

@@ -17,7 +17,9 @@ struct TextTable {
 
     func render() -> String {
         let all = [headers] + rows
-        let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        // As many columns as the widest row (a row may hold more cells than there are headers).
+        let columns = all.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)

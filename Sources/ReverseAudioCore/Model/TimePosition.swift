@@ -76,7 +76,9 @@ public enum TimePosition: Sendable, Equatable, CustomStringConvertible {
             guard !digits.isEmpty, digits.allSatisfy(TimePosition.isDigit) else {
                 throw fail("is not a frame count: write digits before the s (66150s)")
             }
-            guard digits.count <= 13, let frames = Int64(String(decoding: digits, as: UTF8.self)),
+            // Leading zeros name no frames: only the digits after them count towards the limit.
+            let significant = digits.drop { $0 == UInt8(ascii: "0") }
+            guard significant.count <= 13, let frames = Int64(significant.isEmpty ? "0" : String(decoding: significant, as: UTF8.self)),
                   frames <= TimePosition.maximumFrames else {
                 throw fail("is more frames than the most a time may name, \(TimePosition.maximumFrames)s", pastLimit: true)
             }
