@@ -159,11 +159,19 @@ let package = Package(
             "reverse-audio", "reverse-audio-serve", "ReverseAudioCLI", "ReverseAudioCommandLine", "ReverseAudioBatch",
             "TestSupport",
         ]),
-        // The server's routes and checks in process (Hummingbird's test client, no socket, no
-        // built tool): the logic of `serve` answered in milliseconds.
+        // The server's routes and checks in process (requests handed to the router's responder,
+        // no socket, no built tool): the logic of `serve` answered in milliseconds. Not through
+        // HummingbirdTesting, whose HTTP client brings TLS and HTTP/2 into every build.
         .testTarget(name: "ReverseAudioServerTests", dependencies: [
             "ReverseAudioServer", "ReverseAudioTesting", "TestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
@@ -12,14 +11,16 @@ import Glibc
 import Darwin
 #endif
 
-/// `serve`'s routes answered in process (HummingbirdTesting's router framework: no socket, no
-/// child), on the router `AudioServer.run` builds (its guard, its routes) over a temporary folder
+/// `serve`'s routes answered in process (``InProcessClient``: no socket, no child), on the router `AudioServer.run` builds (its guard, its routes) over a temporary folder
 /// of fixture copies: the list's JSON, the page with its types and CSP, the virtual WAV's ranges
 /// checked against the fixtures' bytes, and every refusal the API promises (traversal, a FIFO,
 /// a playlist, a bad parameter, another site, a missing token) with its status and reason.
 @Suite struct ServerRoutesTests {
-    /// The authority a browser's `Host` gives, which HummingbirdTesting's router framework
-    /// cannot set (it sends `localhost` without a port): taken from `X-Test-Authority`, else
+    typealias Client = InProcessClient<RouterResponder<ServerContext>>
+    typealias Answer = Client.Answer
+
+    /// The authority a browser's `Host` gives, which the in-process client does not set (it
+    /// sends `localhost` without a port): taken from `X-Test-Authority`, else
     /// the server's own `127.0.0.1:8080`. Only the test's router holds this.
     struct TestAuthority: RouterMiddleware {
         typealias Context = ServerContext
@@ -34,7 +35,7 @@ import Darwin
 
     /// The application `AudioServer.run` serves, on `folder` (its guard built for `host`:8080).
     static func app(_ folder: TemporaryDirectory, host: String = "127.0.0.1", token: String? = nil,
-                    output: URL? = nil) throws -> Application<RouterResponder<ServerContext>> {
+                    output: URL? = nil) throws -> Router<ServerContext> {
         let media = try MediaFolder(root: folder.url, output: output ?? folder.file("Reversed"))
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: TestAuthority())
@@ -42,28 +43,28 @@ import Darwin
         let uploads = UploadStore(output: media.output, limit: 1 << 20, maximumAge: 3600)
         Routes(folder: media, jobs: JobTable(folder: media), files: OpenFiles(), catalog: FileCatalog(), uploads: uploads, urlHosts: [])
             .add(to: router)
-        return Application(router: router)
+        return router
     }
 
     static func folder(_ files: [String: String]) throws -> TemporaryDirectory { try ServerFolderTests.folder(files) }
 
-    static func bytes(_ response: TestResponse) -> [UInt8] { Array(response.body.readableBytesView) }
+    static func bytes(_ response: Answer) -> [UInt8] { Array(response.body.readableBytesView) }
 
-    static func json(_ response: TestResponse) throws -> Any {
+    static func json(_ response: Answer) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
     }
 
     /// An error answer's reason: `{"error": {"message": …}}`.
-    static func reason(_ response: TestResponse) -> String? {
+    static func reason(_ response: Answer) -> String? {
         let object = try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
         return (object?["error"] as? [String: Any])?["message"] as? String
     }
 
-    static func get(_ client: some TestClientProtocol, _ uri: String, _ headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func get(_ client: Client, _ uri: String, _ headers: HTTPFields = [:]) async throws -> Answer {
         try await client.execute(uri: uri, method: .get, headers: headers)
     }
 
-    static func post(_ client: some TestClientProtocol, _ uri: String, json: String, _ headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func post(_ client: Client, _ uri: String, json: String, _ headers: HTTPFields = [:]) async throws -> Answer {
         var fields = headers
         fields[.contentType] = "application/json"
         return try await client.execute(uri: uri, method: .post, headers: fields, body: ByteBuffer(string: json))
@@ -78,7 +79,7 @@ import Darwin
         let folder = try Self.folder(["a.wav": "wav-pcm_s16le-1ch-8000.wav", "sub/b c.wav": "wav-pcm_s16le-2ch-44100.wav",
                                       "Reversed/old.wav": "wav-pcm_s16le-1ch-8000.wav", "notes.txt": "bad-empty.wav",
                                       "bad.mp3": "bad-text.mp3"])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let response = try await Self.get(client, "/api/files")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
@@ -99,7 +100,7 @@ import Darwin
     @Test("?details=known answers at once: names not described yet are pending, described ones full rows")
     func fileListPending() async throws {
         let folder = try Self.folder(["a.wav": "wav-pcm_s16le-1ch-8000.wav", "b.wav": "wav-pcm_u8-1ch-8000.wav"])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let first = try #require(try Self.json(try await Self.get(client, "/api/files?details=known")) as? [[String: Any]])
             #expect(first.count == 2 && first.allSatisfy { $0["pending"] as? Bool == true && $0["frames"] == nil }, "\(first)")
             #expect(try await Self.get(client, "/api/files/a.wav").status == .ok)
@@ -114,7 +115,7 @@ import Darwin
     @Test("a file's row by its URL-encoded name; a missing one is 404 with the reason as JSON")
     func fileRow() async throws {
         let folder = try Self.folder(["sub/b c.wav": "wav-pcm_s16le-2ch-44100.wav"])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let row = try #require(try Self.json(try await Self.get(client, "/api/files/sub%2Fb%20c.wav")) as? [String: Any])
             #expect(row["name"] as? String == "sub/b c.wav" && row["frames"] as? Int == 22050 && row["sampleRate"] as? Int == 44100)
             let missing = try await Self.get(client, "/api/files/missing.wav")
@@ -133,7 +134,7 @@ import Darwin
     @Test("the page and each of its files: the embedded bytes, their type, no caching, the CSP and no framing")
     func page() async throws {
         let folder = try Self.folder([:])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for (name, bytes) in Page.files {
                 let response = try await Self.get(client, name == "index.html" ? "/" : "/\(name)")
                 #expect(response.status == .ok, "\(name)")
@@ -177,7 +178,7 @@ import Darwin
     func audioWhole() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let file = try Self.fixture("wav-pcm_s16le-1ch-8000.wav")
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let response = try await Self.get(client, "/api/files/in.wav/audio")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "audio/wav" && response.headers[.acceptRanges] == "bytes")
@@ -195,7 +196,7 @@ import Darwin
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-2ch-44100.wav"])
         let file = try Self.fixture("wav-pcm_s16le-2ch-44100.wav")
         let size = file.count
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for (header, first, last) in [("bytes=0-43", 0, 43), ("bytes=0-99", 0, 99), ("bytes=40-47", 40, 47), ("bytes=44-", 44, size - 1),
                                           ("bytes=1000-70000", 1000, 70000), ("bytes=-10", size - 10, size - 1),
                                           ("bytes=88000-999999", 88000, size - 1)] {
@@ -213,7 +214,7 @@ import Darwin
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-2ch-44100.wav"])
         let file = try Self.fixture("wav-pcm_s16le-2ch-44100.wav")
         let reversed = Array(file.prefix(44)) + ServerFolderTests.reversedFrames(Array(file.dropFirst(44)), bytesPerFrame: 4)
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for direction in ["reverse", "backward", "backwards"] {
                 let whole = try await Self.get(client, "/api/files/in.wav/audio?direction=\(direction)")
                 #expect(whole.status == .ok && Self.bytes(whole) == reversed, "\(direction)")
@@ -228,7 +229,7 @@ import Darwin
     @Test("a range at or past the end is 416 with bytes */size and no body; one the server cannot parse gets the whole")
     func audioUnsatisfiable() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for header in ["bytes=16044-", "bytes=99999-100000", "bytes=-0"] {
                 let response = try await Self.get(client, "/api/files/in.wav/audio?direction=reverse", [.range: header])
                 #expect(response.status == .rangeNotSatisfiable, "\(header)")
@@ -243,7 +244,7 @@ import Darwin
     func audioLooping() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let file = try Self.fixture("wav-pcm_s16le-1ch-8000.wav")
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let seam = try await Self.get(client, "/api/files/in.wav/audio?loop=whole", [.range: "bytes=16040-16047"])
             #expect(seam.status == .partialContent)
             #expect(Self.bytes(seam) == Array(file.suffix(4)) + Array(file[44..<48]))
@@ -266,7 +267,7 @@ import Darwin
         let up = "../" + outside.url.lastPathComponent + "/secret.wav"
         let refused = [segment(up), "..%2F..%2F..%2Fetc%2Fpasswd", "%2e%2e", "%2E%2E%2Fsecret.wav", "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
                        segment(outside.file("secret.wav").path), "%2Fetc%2Fpasswd", "out.wav"]
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for name in refused {
                 for route in ["", "/audio", "/waveform.json"] {
                     let response = try await Self.get(client, "/api/files/\(name)\(route)")
@@ -298,7 +299,7 @@ import Darwin
             ("/api/files/in.wav/waveform.json?part=3-1&parts=4", "part and parts: 0 ≤ part (or K-L, K ≤ L) < parts ≤ 64, not 3-1 and 4"),
             ("/api/files/in.wav/waveform.json?part=0&parts=65", "part and parts: 0 ≤ part (or K-L, K ≤ L) < parts ≤ 64, not 0 and 65"),
         ]
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for (uri, reason) in cases {
                 let response = try await Self.get(client, uri)
                 #expect(response.status == .badRequest, "\(uri)")
@@ -311,7 +312,7 @@ import Darwin
     func waveforms() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-2ch-44100.wav"])
         let golden = Fixtures.directory.appendingPathComponent("waveform-data/wav-pcm_s16le-2ch-44100")
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for (format, type) in [("dat", "application/octet-stream"), ("json", "application/json")] {
                 let response = try await Self.get(client, "/api/files/in.wav/waveform.\(format)?samples-per-pixel=256")
                 #expect(response.status == .ok && response.headers[.contentType] == type)
@@ -336,7 +337,7 @@ import Darwin
         try hls(outside.file("secret.mp3").path).write(to: folder.file("innocent.mp3"))
         try hls("../" + outside.url.lastPathComponent + "/secret.mp3").write(to: folder.file("relative.mp3"))
         try Data("ffconcat version 1.0\nfile '\(outside.file("secret.mp3").path)'\n".utf8).write(to: folder.file("concat.mp3"))
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let rows = try #require(try Self.json(try await Self.get(client, "/api/files")) as? [[String: Any]])
             #expect(rows.filter { $0["error"] == nil }.compactMap { $0["name"] as? String } == ["real.wav"], "\(rows)")
             for row in rows where row["error"] != nil {
@@ -359,7 +360,7 @@ import Darwin
     func guardHostAndOrigin() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let authority = TestAuthority.header
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for host in ["attacker.example:8080", "127.0.0.1:1", "127.0.0.1", "localhost"] {
                 let response = try await Self.get(client, "/api/files", [authority: host])
                 #expect(response.status == .misdirectedRequest, "\(host)")
@@ -394,7 +395,7 @@ import Darwin
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let secret = "s3cret-0123456789abc"
         let header = RequestGuard.tokenHeader
-        try await Self.app(folder, token: secret).test(.router) { client in
+        try await Self.app(folder, token: secret).inProcess { client in
             let none = try await Self.get(client, "/api/files")
             #expect(none.status == .forbidden && Self.reason(none) == "this server needs its token (the URL it printed holds it)")
             #expect(try await Self.get(client, "/api/files", [header: "s3cret-0123456789abd"]).status == .forbidden)
@@ -419,7 +420,7 @@ import Darwin
     func guardWildcard() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let secret = "every-address-token-01"
-        try await Self.app(folder, host: "0.0.0.0", token: secret).test(.router) { client in
+        try await Self.app(folder, host: "0.0.0.0", token: secret).inProcess { client in
             for host in ["192.168.1.20:8080", "box.local:8080"] {
                 let given = try await Self.get(client, "/api/files", [TestAuthority.header: host, RequestGuard.tokenHeader: secret])
                 let without = try await Self.get(client, "/api/files", [TestAuthority.header: host])
@@ -433,7 +434,7 @@ import Darwin
     @Test("a malformed job is 400 with the shape a job takes; a missing file 404; a body over 64 KiB 413; no job 404; the settings")
     func jobRefusals() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             for body in [#"{"file":"in.wav"}"#, #"{"file":"in.wav","operation":"explode"}"#, "not json"] {
                 let response = try await Self.post(client, "/api/jobs", json: body)
                 // The shape a job takes, not the decoder's words (a missing key, an unknown case).
@@ -470,7 +471,7 @@ import Darwin
     func jobThroughTheAPI() async throws {
         let folder = try Self.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let file = try Self.fixture("wav-pcm_s16le-1ch-8000.wav")
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let accepted = try await Self.post(client, "/api/jobs", json: #"{"file":"in.wav","operation":"reverse"}"#)
             #expect(accepted.status == .accepted)
             let status = try #require(try Self.json(accepted) as? [String: Any])
@@ -503,7 +504,7 @@ import Darwin
     func uploadsThroughTheAPI() async throws {
         let folder = try Self.folder([:])
         let file = try Self.fixture("wav-pcm_s16le-1ch-8000.wav")
-        try await Self.app(folder).test(.router) { client in
+        try await Self.app(folder).inProcess { client in
             let created = try await client.execute(uri: "/api/uploads?name=take%201.wav", method: .post,
                                                    headers: [.contentType: "application/octet-stream"], body: ByteBuffer(bytes: file))
             #expect(created.status == .created)
