@@ -12,15 +12,7 @@ import Darwin
 @Suite("serve: the API on a live server")
 struct ServeTests {
     /// A served folder: `name` copies of fixtures (subfolders made as needed).
-    static func folder(_ files: [String: String]) throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory()
-        for (name, fixture) in files {
-            let target = folder.file(name)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Fixtures.url(fixture), to: target)
-        }
-        return folder
-    }
+    static func folder(_ files: [String: String]) throws -> TemporaryDirectory { try .holding(files) }
 
     static func int16s(_ data: Data) -> [Int16] { FFmpegOracle.int16Array(data) }
 

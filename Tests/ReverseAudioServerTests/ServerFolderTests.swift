@@ -20,15 +20,7 @@ import Darwin
 /// fixtures' own (a canonical 16-bit WAV's header and data are exactly what it must give).
 @Suite struct ServerFolderTests {
     /// A temporary folder holding `files` (a name in it → a fixture's name), subfolders made as needed.
-    static func folder(_ files: [String: String]) throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory()
-        for (name, fixture) in files {
-            let target = folder.file(name)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Fixtures.url(fixture), to: target)
-        }
-        return folder
-    }
+    static func folder(_ files: [String: String]) throws -> TemporaryDirectory { try .holding(files) }
 
     static func media(_ folder: TemporaryDirectory) throws -> MediaFolder {
         try MediaFolder(root: folder.url, output: folder.file("Reversed"))

@@ -11,14 +11,6 @@ import ReverseAudioTesting
 @Suite struct ContractsInProcessTests {
     // MARK: Helpers
 
-    /// Every 16-bit sample `source` gives from where it is, read `step` frames at a time.
-    static func drain(_ source: any PCMSource, step: Int = 1000) throws -> [Int16] {
-        var samples: [Int16] = []
-        while let chunk = try source.read(maximumFrames: step) {
-            samples += chunk.samples(as: Int16.self)
-        }
-        return samples
-    }
 
     /// A sink that implements only what a sink must: the protocol's defaults do the rest.
     final class PlainSink: PCMSink {
@@ -286,7 +278,7 @@ import ReverseAudioTesting
         #expect(try first.read(maximumFrames: 100) == nil)
         let last = MemorySource.counting(frames: 1_000, channelCount: 2).range(999..<1_000, name: "memory")
         #expect(last.length == PCMLength(frames: 1, source: .range))
-        #expect(try Self.drain(last) == [1_998, 1_999])
+        #expect(try last.remainingSamples() == [1_998, 1_999])
     }
 
     @Test("an empty range inside the source, at its start or at its end gives no frame and no error",
@@ -353,7 +345,7 @@ import ReverseAudioTesting
     func rangeSeekNegative() throws {
         let range = MemorySource.counting(frames: 1_000).range(100..<200, name: "memory")
         #expect(try range.seek(to: -5, endingAt: nil) == SeekedTo(required: -5, reached: 0))
-        #expect(try Self.drain(range) == (100..<200).map { Int16($0) })
+        #expect(try range.remainingSamples() == (100..<200).map { Int16($0) })
     }
 
     @Test("a range to the end has the length left after its start: none past the end, unknown when the source's is")
@@ -383,7 +375,7 @@ import ReverseAudioTesting
             }
         }
         let named = MemorySource(bytes: [3, 0], format: PCMFormat(sampleRate: 44_100, channelCount: 1, channelLayoutName: "mono"))
-        #expect(try Self.drain(first.followed(by: [named])) == [1, 2, 3])
+        #expect(try first.followed(by: [named]).remainingSamples() == [1, 2, 3])
     }
 
     @Test("a seek to every frame, after reading any other, reads on from there across every seam (an empty piece among them)")
@@ -398,7 +390,7 @@ import ReverseAudioTesting
                 let seeked = try joined.seek(to: frame, endingAt: nil)
                 #expect(seeked == SeekedTo(required: frame, reached: min(frame, 9)))
                 let rest = Array(all[Int(min(frame, 9))...])
-                #expect(try Self.drain(joined, step: 3) == rest, "seek to \(frame) after reading at \(before)")
+                #expect(try joined.remainingSamples(step: 3) == rest, "seek to \(frame) after reading at \(before)")
             }
         }
     }
@@ -424,7 +416,7 @@ import ReverseAudioTesting
         #expect(silences.length == PCMLength(frames: 17, source: .range))
         let unknown = try MemorySource.counting(frames: 5).followed(by: [MemorySource.counting(frames: 5, stating: .unknown)])
         #expect(unknown.length == .unknown)
-        #expect(try Self.drain(unknown).count == 10)
+        #expect(try unknown.remainingSamples().count == 10)
     }
 
     @Test("a seek past a piece of unknown length is the typed error naming that piece; before it, a seek works")
@@ -432,7 +424,7 @@ import ReverseAudioTesting
         let joined = try MemorySource.counting(frames: 5).followed(by: [MemorySource.counting(frames: 5, stating: .unknown),
                                                                         MemorySource.counting(frames: 5)])
         #expect(try joined.seek(to: 3, endingAt: nil).reached == 3)
-        #expect(try Self.drain(joined) == [3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
+        #expect(try joined.remainingSamples() == [3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
         #expect {
             try joined.seek(to: 12, endingAt: nil)
         } throws: { error in
@@ -445,7 +437,7 @@ import ReverseAudioTesting
     func concatenationSeekIntoUnknownLast() throws {
         let joined = try MemorySource.counting(frames: 5).followed(by: [MemorySource.counting(frames: 5, stating: .unknown)])
         #expect(try joined.seek(to: 7, endingAt: nil).reached == 7)
-        #expect(try Self.drain(joined) == [2, 3, 4])
+        #expect(try joined.remainingSamples() == [2, 3, 4])
         // A piece of unknown length before the target still stops the seek, with a message that names what failed.
         let blind = try MemorySource.counting(frames: 5, stating: .unknown).followed(by: [MemorySource.counting(frames: 5)])
         #expect {

@@ -7,14 +7,6 @@ import ReverseAudioTesting
 /// against what it is defined to give, built from the counting source whose every sample says
 /// where it came from.
 @Suite struct DecoratorInMemoryTests {
-    /// Every frame `source` gives from where it is, as 16-bit samples, read `step` frames at a time.
-    static func drain(_ source: any PCMSource, step: Int = 1000) throws -> [Int16] {
-        var samples: [Int16] = []
-        while let chunk = try source.read(maximumFrames: step) {
-            samples += chunk.samples(as: Int16.self)
-        }
-        return samples
-    }
 
     static let counting = MemorySource.countingSamples(frames: 10_000, channelCount: 2)
 
@@ -25,14 +17,14 @@ import ReverseAudioTesting
         let first = try #require(try range.read(maximumFrames: 10))
         #expect(first.position == 0)
         try range.seek(to: 0, endingAt: nil)
-        #expect(try Self.drain(range, step: 333) == Array(Self.counting[5_000..<14_000]))
+        #expect(try range.remainingSamples(step: 333) == Array(Self.counting[5_000..<14_000]))
     }
 
     @Test("a range seeks on its own timeline, and a seek past its end reaches its end")
     func rangeSeek() throws {
         let range = MemorySource.counting(frames: 10_000).range(1_000..<2_000, name: "memory")
         #expect(try range.seek(to: 400, endingAt: nil).reached == 400)
-        #expect(try Self.drain(range).first == 1_400)
+        #expect(try range.remainingSamples().first == 1_400)
         #expect(try range.seek(to: 5_000, endingAt: nil).reached == 1_000)
         #expect(try range.read(maximumFrames: 10) == nil)
     }
@@ -41,20 +33,20 @@ import ReverseAudioTesting
     func rangeToEnd() throws {
         let range = MemorySource.counting(frames: 10_000).range(9_000..<Int64.max, name: "memory")
         #expect(range.length.frames == 1_000)
-        #expect(try Self.drain(range) == Array(MemorySource.countingSamples(frames: 10_000)[9_000...]))
+        #expect(try range.remainingSamples() == Array(MemorySource.countingSamples(frames: 10_000)[9_000...]))
     }
 
     @Test("a range past the source's end is an error naming the file and where the source ended")
     func rangePastEnd() throws {
         let range = MemorySource.counting(frames: 10_000).range(12_000..<13_000, name: "in.wav")
         #expect {
-            _ = try Self.drain(range)
+            _ = try range.remainingSamples()
         } throws: { error in
             guard case ReverseAudioError.range(.rangePastEnd(let path, let frame, let isStart, let length, _)) = error else { return false }
             return path == "in.wav" && frame == 12_000 && isStart && length == 10_000
         }
         let loose = MemorySource.counting(frames: 10_000).range(9_000..<13_000, name: "in.wav", requiringWholeRange: false)
-        #expect(try Self.drain(loose).count == 1_000)
+        #expect(try loose.remainingSamples().count == 1_000)
     }
 
     @Test("one channel of three, as mono: every third sample from the channel's own", arguments: [0, 1, 2])
@@ -62,7 +54,7 @@ import ReverseAudioTesting
         let source = MemorySource.counting(frames: 4_000, channelCount: 3)
         let mono = try source.channel(index, name: "memory")
         #expect(mono.format.channelCount == 1)
-        let samples = try Self.drain(mono)
+        let samples = try mono.remainingSamples()
         #expect(samples == stride(from: index, to: 12_000, by: 3).map { Int16($0) })
     }
 
@@ -81,9 +73,9 @@ import ReverseAudioTesting
         let first = MemorySource(samples: [1, 2, 3])
         let joined = try first.followed(by: [MemorySource(samples: [4, 5]), MemorySource(samples: []), MemorySource(samples: [6, 7, 8, 9])])
         #expect(joined.length.frames == 9)
-        #expect(try Self.drain(joined, step: 2) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(try joined.remainingSamples(step: 2) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
         #expect(try joined.seek(to: 4, endingAt: nil).reached == 4)
-        #expect(try Self.drain(joined) == [5, 6, 7, 8, 9])
+        #expect(try joined.remainingSamples() == [5, 6, 7, 8, 9])
     }
 
     @Test("a source of another format cannot follow")
@@ -97,15 +89,15 @@ import ReverseAudioTesting
     func silence() throws {
         let silence = SilenceSource(frames: 2_345, format: PCMFormat(sampleRate: 8_000, channelCount: 2))
         #expect(silence.length.frames == 2_345)
-        let samples = try Self.drain(silence, step: 1_000)
+        let samples = try silence.remainingSamples(step: 1_000)
         #expect(samples.count == 4_690 && samples.allSatisfy { $0 == 0 })
     }
 
     @Test("gain: −6.0206 dB halves every sample, +6.0206 dB doubles it and clips at full scale")
     func gain() throws {
-        let halved = try Self.drain(MemorySource(samples: [1000, -1000, 32767, -32768]).gain(decibels: -20 * log10(2)))
+        let halved = try MemorySource(samples: [1000, -1000, 32767, -32768]).gain(decibels: -20 * log10(2)).remainingSamples()
         #expect(halved == [500, -500, 16384, -16384])
-        let doubled = try Self.drain(MemorySource(samples: [1000, -1000, 20000, -20000]).gain(decibels: 20 * log10(2)))
+        let doubled = try MemorySource(samples: [1000, -1000, 20000, -20000]).gain(decibels: 20 * log10(2)).remainingSamples()
         #expect(doubled == [2000, -2000, 32767, -32768])
     }
 
@@ -113,7 +105,7 @@ import ReverseAudioTesting
           arguments: [Fade.End.in, .out])
     func fade(_ end: Fade.End) throws {
         let source = MemorySource(samples: [Int16](repeating: 10_000, count: 200))
-        let faded = try Self.drain(source.fade(end, frames: 100, shape: .triangle, mirrored: false))
+        let faded = try source.fade(end, frames: 100, shape: .triangle, mirrored: false).remainingSamples()
         let ramp = (0..<100).map { Int16((10_000 * Double($0) / 100).rounded()) }
         let heard = end == .in ? faded : faded.reversed()
         let expectedRamp = end == .in ? ramp : (1...100).map { Int16((10_000 * Double($0) / 100).rounded()) }
@@ -124,7 +116,7 @@ import ReverseAudioTesting
     @Test("a fade mirrored (after a reversal) fades the other end")
     func fadeMirrored() throws {
         let source = MemorySource(samples: [Int16](repeating: 10_000, count: 200))
-        let faded = try Self.drain(source.fade(.in, frames: 100, shape: .triangle, mirrored: true))
+        let faded = try source.fade(.in, frames: 100, shape: .triangle, mirrored: true).remainingSamples()
         #expect(faded.prefix(100).allSatisfy { $0 == 10_000 })
         #expect(faded.last.map { $0 < 200 } == true)
     }

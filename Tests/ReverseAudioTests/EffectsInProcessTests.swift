@@ -18,14 +18,6 @@ import ReverseAudioTesting
                             stating: stating, chunkFrames: chunkFrames)
     }
 
-    /// Every sample `source` gives from where it is, as `T`, read `step` frames at a time.
-    static func drain<T>(_ source: any PCMSource, as type: T.Type, step: Int = 1000) throws -> [T] {
-        var values: [T] = []
-        while let chunk = try source.read(maximumFrames: step) {
-            values += chunk.samples(as: T.self)
-        }
-        return values
-    }
 
     /// The frames of interleaved `samples` (of `channels` channels) in reverse order, channels kept.
     static func reversedFrames<T>(_ samples: [T], channels: Int) -> [T] {
@@ -41,20 +33,20 @@ import ReverseAudioTesting
     func unityGain(step: Int) throws {
         // 40 000 stereo frames count through 80 000 samples: every 16-bit value, negative ones included.
         let gained = MemorySource.counting(frames: 40_000, channelCount: 2, chunkFrames: 4096).gain(decibels: 0)
-        #expect(try Self.drain(gained, as: Int16.self, step: step) == MemorySource.countingSamples(frames: 40_000, channelCount: 2))
+        #expect(try gained.remainingSamples(as: Int16.self, step: step) == MemorySource.countingSamples(frames: 40_000, channelCount: 2))
     }
 
     @Test("+20 dB on s16: each sample ×10 exactly, clipped to 32767 and −32768 just past the limits")
     func gainS16() throws {
         let input: [Int16] = [0, 1, -1, 3000, -3000, 3276, 3277, -3276, -3277, 32767, -32768]
-        let output = try Self.drain(Self.source(input, .s16).gain(decibels: Self.tenfold), as: Int16.self)
+        let output = try Self.source(input, .s16).gain(decibels: Self.tenfold).remainingSamples(as: Int16.self)
         #expect(output == [0, 10, -10, 30000, -30000, 32760, 32767, -32760, -32768, 32767, -32768])
     }
 
     @Test("+20 dB on s32: each sample ×10 exactly, clipped to Int32's limits one step past them")
     func gainS32() throws {
         let input: [Int32] = [0, 7, -7, 214_748_364, 214_748_365, -214_748_364, -214_748_365, .max, .min]
-        let output = try Self.drain(Self.source(input, .s32).gain(decibels: Self.tenfold), as: Int32.self)
+        let output = try Self.source(input, .s32).gain(decibels: Self.tenfold).remainingSamples(as: Int32.self)
         #expect(output == [0, 70, -70, 2_147_483_640, .max, -2_147_483_640, .min, .max, .min])
     }
 
@@ -62,7 +54,7 @@ import ReverseAudioTesting
     func gainS24() throws {
         // The low byte of the first sample is noise below 24 bits: it does not count, and comes back zero.
         let input: [Int32] = [(1000 << 8) | 0x7F, -1000 << 8, 838_860 << 8, 838_861 << 8, -838_861 << 8]
-        let output = try Self.drain(Self.source(input, .s24).gain(decibels: Self.tenfold), as: Int32.self)
+        let output = try Self.source(input, .s24).gain(decibels: Self.tenfold).remainingSamples(as: Int32.self)
         #expect(output == [10_000 << 8, -10_000 << 8, 8_388_600 << 8, 8_388_607 << 8, Int32.min])
         #expect(output.allSatisfy { $0 & 0xFF == 0 })
     }
@@ -70,17 +62,17 @@ import ReverseAudioTesting
     @Test("u8 around its silence at 128: +20 dB moves each sample ×10 from 128, clipped to 0 and 255")
     func gainU8() throws {
         let input: [UInt8] = [128, 138, 140, 141, 118, 116, 115, 0, 255]
-        let output = try Self.drain(Self.source(input, .u8).gain(decibels: Self.tenfold), as: UInt8.self)
+        let output = try Self.source(input, .u8).gain(decibels: Self.tenfold).remainingSamples(as: UInt8.self)
         #expect(output == [128, 228, 248, 255, 28, 8, 0, 0, 255])
     }
 
     @Test("floating-point samples are scaled but never clipped: ±1.0 full scale goes past itself")
     func gainFloat() throws {
-        let louder = try Self.drain(Self.source([Float(0.5), -0.25, 1.0, -1.0], .f32).gain(decibels: Self.tenfold), as: Float.self)
+        let louder = try Self.source([Float(0.5), -0.25, 1.0, -1.0], .f32).gain(decibels: Self.tenfold).remainingSamples(as: Float.self)
         #expect(louder == [5, -2.5, 10, -10])
-        let quieter = try Self.drain(Self.source([Float(0.5), -0.25], .f32).gain(decibels: -Self.tenfold), as: Float.self)
+        let quieter = try Self.source([Float(0.5), -0.25], .f32).gain(decibels: -Self.tenfold).remainingSamples(as: Float.self)
         #expect(abs(quieter[0] - 0.05) < 1e-7 && abs(quieter[1] + 0.025) < 1e-7)
-        let wide = try Self.drain(Self.source([1e300, -2.0], .f64).gain(decibels: Self.tenfold), as: Double.self)
+        let wide = try Self.source([1e300, -2.0], .f64).gain(decibels: Self.tenfold).remainingSamples(as: Double.self)
         #expect(abs(wide[0] / 1e301 - 1) < 1e-15 && wide[1] == -20, "no clipping at any level")
     }
 
@@ -111,8 +103,8 @@ import ReverseAudioTesting
     @Test("a gain is the same whether the chain reverses after it or not, and says itself in dB")
     func gainEffect() throws {
         let effect = Gain(decibels: -3)
-        let plain = try Self.drain(effect.applied(to: MemorySource.counting(frames: 3_000), mirrored: false), as: Int16.self)
-        let mirrored = try Self.drain(effect.applied(to: MemorySource.counting(frames: 3_000), mirrored: true), as: Int16.self)
+        let plain = try effect.applied(to: MemorySource.counting(frames: 3_000), mirrored: false).remainingSamples(as: Int16.self)
+        let mirrored = try effect.applied(to: MemorySource.counting(frames: 3_000), mirrored: true).remainingSamples(as: Int16.self)
         #expect(plain == mirrored)
         // −3 dB is ×0.7079…: sample 1000 becomes 708, and a scaled source keeps the length.
         #expect(plain[1000] == 708)
@@ -125,9 +117,9 @@ import ReverseAudioTesting
     @Test("a linear fade of 4 frames over 10: in gives 0, ¼, ½, ¾ then full; out gives full, ¾, ½, ¼ at the end")
     func fadeEnds() throws {
         let level = [Int16](repeating: 1000, count: 10)
-        let fadeIn = try Self.drain(Self.source(level, .s16).fade(.in, frames: 4, shape: .triangle, mirrored: false), as: Int16.self)
+        let fadeIn = try Self.source(level, .s16).fade(.in, frames: 4, shape: .triangle, mirrored: false).remainingSamples(as: Int16.self)
         #expect(fadeIn == [0, 250, 500, 750, 1000, 1000, 1000, 1000, 1000, 1000])
-        let fadeOut = try Self.drain(Self.source(level, .s16).fade(.out, frames: 4, shape: .triangle, mirrored: false), as: Int16.self)
+        let fadeOut = try Self.source(level, .s16).fade(.out, frames: 4, shape: .triangle, mirrored: false).remainingSamples(as: Int16.self)
         #expect(fadeOut == [1000, 1000, 1000, 1000, 1000, 1000, 1000, 750, 500, 250])
     }
 
@@ -135,8 +127,8 @@ import ReverseAudioTesting
           arguments: Fade.Shape.allCases)
     func fadeShapes(_ shape: Fade.Shape) throws {
         let frames = 64
-        let faded = try Self.drain(Self.source([Double](repeating: 1, count: 100), .f64)
-            .fade(.in, frames: Int64(frames), shape: shape, mirrored: false), as: Double.self)
+        let faded = try Self.source([Double](repeating: 1, count: 100), .f64)
+            .fade(.in, frames: Int64(frames), shape: shape, mirrored: false).remainingSamples(as: Double.self)
         #expect(abs(faded[0] - (shape == .logarithmic ? 1e-5 : 0)) < 1e-15)
         #expect(zip(faded.prefix(frames), faded.dropFirst().prefix(frames)).allSatisfy { $0 < $1 }, "rises over the ramp")
         #expect(faded[frames...].allSatisfy { $0 == 1 })
@@ -150,11 +142,11 @@ import ReverseAudioTesting
           arguments: [Fade.End.in, .out])
     func fadeMirroredIsHeardWhereAsked(_ end: Fade.End) throws {
         let samples = MemorySource.countingSamples(frames: 1_000, channelCount: 2)
-        let mirrored = try Self.drain(MemorySource(samples: samples, channelCount: 2, chunkFrames: 97)
-            .fade(end, frames: 300, shape: .halfSine, mirrored: true), as: Int16.self)
+        let mirrored = try MemorySource(samples: samples, channelCount: 2, chunkFrames: 97)
+            .fade(end, frames: 300, shape: .halfSine, mirrored: true).remainingSamples(as: Int16.self)
         let backwards = Self.reversedFrames(samples, channels: 2)
-        let heard = try Self.drain(MemorySource(samples: backwards, channelCount: 2, chunkFrames: 97)
-            .fade(end, frames: 300, shape: .halfSine, mirrored: false), as: Int16.self)
+        let heard = try MemorySource(samples: backwards, channelCount: 2, chunkFrames: 97)
+            .fade(end, frames: 300, shape: .halfSine, mirrored: false).remainingSamples(as: Int16.self)
         #expect(Self.reversedFrames(mirrored, channels: 2) == heard)
         // And the fade is not a no-op: the faded end differs from the source.
         #expect(heard != backwards)
@@ -162,20 +154,19 @@ import ReverseAudioTesting
 
     @Test("a fade read after a seek gives the frames it gives read from the start: the ramp follows the timeline")
     func fadeAfterSeek() throws {
-        let straight = try Self.drain(MemorySource.counting(frames: 2_000).fade(.in, frames: 1_000, shape: .quarterSine, mirrored: false),
-                                      as: Int16.self)
+        let straight = try MemorySource.counting(frames: 2_000).fade(.in, frames: 1_000, shape: .quarterSine, mirrored: false).remainingSamples(as: Int16.self)
         let faded = MemorySource.counting(frames: 2_000).fade(.in, frames: 1_000, shape: .quarterSine, mirrored: false)
         #expect(try faded.seek(to: 500, endingAt: nil).reached == 500)
-        #expect(try Self.drain(faded, as: Int16.self, step: 333) == Array(straight[500...]))
+        #expect(try faded.remainingSamples(as: Int16.self, step: 333) == Array(straight[500...]))
     }
 
     @Test("a fade's length in seconds is counted at the source's rate: 10 ms at 8 kHz is the same 80-frame ramp as 80 frames")
     func fadeLengthInSeconds() throws {
         let level = [Int16](repeating: 8_000, count: 200)
-        let bySeconds = try Self.drain(Fade(.in, length: .seconds(0.01), shape: .triangle)
-            .applied(to: Self.source(level, .s16, rate: 8_000), mirrored: false), as: Int16.self)
-        let byFrames = try Self.drain(Fade(.in, length: .frames(80), shape: .triangle)
-            .applied(to: Self.source(level, .s16, rate: 8_000), mirrored: false), as: Int16.self)
+        let bySeconds = try Fade(.in, length: .seconds(0.01), shape: .triangle)
+            .applied(to: Self.source(level, .s16, rate: 8_000), mirrored: false).remainingSamples(as: Int16.self)
+        let byFrames = try Fade(.in, length: .frames(80), shape: .triangle)
+            .applied(to: Self.source(level, .s16, rate: 8_000), mirrored: false).remainingSamples(as: Int16.self)
         #expect(bySeconds == byFrames)
         #expect(bySeconds[0] == 0 && bySeconds[79] == 7_900 && bySeconds[80] == 8_000)
     }
@@ -192,7 +183,7 @@ import ReverseAudioTesting
             }
         }
         // A fade-in heard at the source's start needs no length.
-        let faded = try Self.drain(Fade(.in, length: .frames(10), shape: .triangle).applied(to: unknown(), mirrored: false), as: Int16.self)
+        let faded = try Fade(.in, length: .frames(10), shape: .triangle).applied(to: unknown(), mirrored: false).remainingSamples(as: Int16.self)
         #expect(faded.count == 100 && faded[0] == 0 && faded[99] == 99)
     }
 
@@ -200,12 +191,11 @@ import ReverseAudioTesting
     func fadeLengthEdges() throws {
         let samples = MemorySource.countingSamples(frames: 500)
         for end in [Fade.End.in, .out] {
-            let none = try Self.drain(MemorySource.counting(frames: 500).fade(end, frames: 0, shape: .triangle, mirrored: false),
-                                      as: Int16.self)
+            let none = try MemorySource.counting(frames: 500).fade(end, frames: 0, shape: .triangle, mirrored: false).remainingSamples(as: Int16.self)
             #expect(none == samples)
         }
         let level = [Int16](repeating: 2_000, count: 1_000)
-        let long = try Self.drain(Self.source(level, .s16).fade(.in, frames: 2_000, shape: .triangle, mirrored: false), as: Int16.self)
+        let long = try Self.source(level, .s16).fade(.in, frames: 2_000, shape: .triangle, mirrored: false).remainingSamples(as: Int16.self)
         #expect(long.last == 999)  // 2000 × 999/2000
     }
 
@@ -248,7 +238,7 @@ import ReverseAudioTesting
                 let start: Int = frame * format.bytesPerFrame + channel * size
                 expected += bytes[start..<(start + size)]
             }
-            #expect(try Self.drain(mono, as: UInt8.self) == expected, "channel \(channel)")
+            #expect(try mono.remainingSamples(as: UInt8.self) == expected, "channel \(channel)")
         }
     }
 
@@ -263,7 +253,7 @@ import ReverseAudioTesting
         #expect(large.position == 1 && large.frameCount == 5_000)
         #expect(Array(large.samples(as: Int16.self)) == stride(from: 3, to: 10_003, by: 2).map { Int16($0) })
         #expect(try mono.seek(to: 9_999, endingAt: nil) == SeekedTo(required: 9_999, reached: 9_999))
-        #expect(try Self.drain(mono, as: Int16.self) == [19_999])
+        #expect(try mono.remainingSamples(as: Int16.self) == [19_999])
     }
 
     @Test("a negative channel is refused like one past the last, naming the file")

@@ -12,14 +12,6 @@ import ReverseAudioTesting
 @Suite struct SchedulingPiecesInProcessTests {
     // MARK: Helpers
 
-    /// Every 16-bit sample `source` gives from where it is, read `step` frames at a time.
-    static func drain(_ source: any PCMSource, step: Int = 1000) throws -> [Int16] {
-        var samples: [Int16] = []
-        while let chunk = try source.read(maximumFrames: step) {
-            samples += chunk.samples(as: Int16.self)
-        }
-        return samples
-    }
 
     /// What the counting source of `frames` frames holds, frames in reverse order, channels kept.
     static func reversal(frames: Int, channels: Int) -> [Int16] {
@@ -218,7 +210,7 @@ import ReverseAudioTesting
         let folder = try TemporaryDirectory()
         let reversal = Self.reversed(.counting(frames: 4_000, channelCount: 3, stating: .unknown, chunkFrames: 333), in: folder.url)
         #expect(reversal.length == .unknown)
-        #expect(try Self.drain(reversal, step: step) == Self.reversal(frames: 4_000, channels: 3))
+        #expect(try reversal.remainingSamples(step: step) == Self.reversal(frames: 4_000, channels: 3))
         #expect(reversal.length == PCMLength(frames: 4_000, source: .decode))
     }
 
@@ -228,7 +220,7 @@ import ReverseAudioTesting
         let folder = try TemporaryDirectory()
         let reversal = Self.reversed(.counting(frames: 3_000, channelCount: 2, stating: .frames(3_000 + misstatement)), in: folder.url)
         #expect(reversal.length == PCMLength(frames: 3_000 + misstatement, source: .container))
-        #expect(try Self.drain(reversal, step: 256) == Self.reversal(frames: 3_000, channels: 2))
+        #expect(try reversal.remainingSamples(step: 256) == Self.reversal(frames: 3_000, channels: 2))
         #expect(reversal.length == PCMLength(frames: 3_000, source: .decode))
         #expect(reversal.placement.passes == 2)
         #expect(reversal.temporaryBytes == 3_000 * 4)
@@ -245,12 +237,12 @@ import ReverseAudioTesting
         for frame in stride(from: frames, through: 0, by: -1) {
             #expect(try reversal.seek(to: Int64(frame), endingAt: nil).reached == Int64(frame))
             #expect(reversal.position == Int64(frame))
-            #expect(try Self.drain(reversal, step: 37) == Array(all[(frame * 2)...]))
+            #expect(try reversal.remainingSamples(step: 37) == Array(all[(frame * 2)...]))
         }
         #expect(try reversal.seek(to: 1_000, endingAt: nil) == SeekedTo(required: 1_000, reached: 300))
         #expect(try reversal.read(maximumFrames: 10) == nil)
         #expect(try reversal.seek(to: -20, endingAt: nil) == SeekedTo(required: -20, reached: 0))
-        #expect(try Self.drain(reversal) == all)
+        #expect(try reversal.remainingSamples() == all)
     }
 
     @Test("a reversal's temporary file holds the raw audio, is never seen in its folder, and is gone once closed")

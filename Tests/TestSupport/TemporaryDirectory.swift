@@ -18,6 +18,18 @@ public final class TemporaryDirectory: Sendable {
         url.appendingPathComponent(name)
     }
 
+    /// A fresh folder holding copies of fixtures: `files` maps a name in it (subfolders made as
+    /// needed) to a fixture's name.
+    public static func holding(_ files: [String: String]) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        for (name, fixture) in files {
+            let target = folder.file(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Fixtures.url(fixture), to: target)
+        }
+        return folder
+    }
+
     /// Names of everything in the folder, hidden files included (to catch leftovers).
     public var contents: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
