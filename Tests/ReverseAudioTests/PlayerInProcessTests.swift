@@ -19,6 +19,19 @@ import ReverseAudioTesting
         return events
     }
 
+    /// A player of `file` started on a device that holds write `write`, stopped there: the
+    /// caller sends its command at exactly that output frame, then releases the device.
+    static func playerHeld(at write: Int, _ file: CountingWAV,
+                           loop: Range<Int64>? = nil) throws -> (device: MemoryOutputDevice, player: AudioPlayer) {
+        let device = MemoryOutputDevice(periodFrames: period)
+        device.holdWrite(write)
+        let renderer = try loop.map { try PlaybackRenderer(url: file.url, loop: $0) } ?? PlaybackRenderer(url: file.url)
+        let player = AudioPlayer(renderer: renderer, device: device)
+        try player.start()
+        #expect(device.waitUntilHeld())
+        return (device, player)
+    }
+
     static func lastStatus(_ events: [PlaybackEvent]) -> PlaybackStatus? {
         if case .endReached(let status) = events.last { return status }
         return nil
@@ -61,11 +74,7 @@ import ReverseAudioTesting
     @Test("a toggle sent while the device holds write k turns playback at output frame k × period exactly")
     func toggleAtHeldWrite() async throws {
         let file = try CountingWAV(frames: Self.frames)
-        let device = MemoryOutputDevice(periodFrames: Self.period)
-        device.holdWrite(30)
-        let player = AudioPlayer(renderer: try PlaybackRenderer(url: file.url), device: device)
-        try player.start()
-        #expect(device.waitUntilHeld())
+        let (device, player) = try Self.playerHeld(at: 30, file)
         player.send(.toggleDirection)
         device.release()
         let events = await Self.collect(player)
@@ -78,11 +87,7 @@ import ReverseAudioTesting
     @Test("a seek sent while the device holds a write: playback goes on from the frame sought")
     func seekAtHeldWrite() async throws {
         let file = try CountingWAV(frames: Self.frames)
-        let device = MemoryOutputDevice(periodFrames: Self.period)
-        device.holdWrite(2)
-        let player = AudioPlayer(renderer: try PlaybackRenderer(url: file.url), device: device)
-        try player.start()
-        #expect(device.waitUntilHeld())
+        let (device, player) = try Self.playerHeld(at: 2, file)
         player.send(.seek(toFrame: 39_000))
         device.release()
         _ = await Self.collect(player)
@@ -92,11 +97,7 @@ import ReverseAudioTesting
     @Test("pause holds the device and the cursor; play resumes it without losing or repeating a frame")
     func pauseAndPlay() async throws {
         let file = try CountingWAV(frames: Self.frames)
-        let device = MemoryOutputDevice(periodFrames: Self.period)
-        device.holdWrite(3)
-        let player = AudioPlayer(renderer: try PlaybackRenderer(url: file.url), device: device)
-        try player.start()
-        #expect(device.waitUntilHeld())
+        let (device, player) = try Self.playerHeld(at: 3, file)
         player.send(.pause)
         device.release()
         #expect(device.waitFor(.pause))
@@ -142,11 +143,7 @@ import ReverseAudioTesting
     @Test("stop during an endless loop ends at once: the device is closed without a drain and no end is reported")
     func stopDuringLoop() async throws {
         let file = try CountingWAV(frames: Self.frames)
-        let device = MemoryOutputDevice(periodFrames: Self.period)
-        device.holdWrite(40)
-        let player = AudioPlayer(renderer: try PlaybackRenderer(url: file.url, loop: 1_000..<3_000), device: device)
-        try player.start()
-        #expect(device.waitUntilHeld())
+        let (device, player) = try Self.playerHeld(at: 40, file, loop: 1_000..<3_000)
         device.release()
         player.stop()
         let events = await Self.collect(player)
