@@ -664,28 +664,42 @@ class Page:
             lossless = driver.find_element(By.ID, "camera-lossless")
             if not lossless.is_selected():
                 lossless.click()
-            before = len(driver.find_elements(By.CSS_SELECTOR, "#results li"))
-            driver.find_element(By.ID, "record").click()
-            wait_for(lambda: self.js("const v = document.getElementById('camera-preview');"
-                                     "return v.srcObject !== null && v.videoWidth > 0"), 10, "the camera's live preview")
-            wait_for(lambda: float(driver.find_element(By.ID, "camera-time").text.split()[1]) >= 3.0
-                     if driver.find_element(By.ID, "camera-time").text.startswith("Recording") else False,
-                     10, "3 s of recording", interval=0.02)
-            driver.find_element(By.ID, "stop").click()
-            entry = wait_for(lambda: (lambda items: items[0] if len(items) > before else None)(
-                driver.find_elements(By.CSS_SELECTOR, "#results li")), 10, "the recording's entry")
-            href = self.result_link(entry, "the boomerang", timeout=120)
+            def record():
+                """Records 3 s; the results entry, its Download href, the recording's path and its frames."""
+                seen = {name for name in os.listdir(uploads) if name.split("-", 1)[-1].startswith("camera-")}
+                before = len(driver.find_elements(By.CSS_SELECTOR, "#results li"))
+                driver.find_element(By.ID, "record").click()
+                wait_for(lambda: self.js("const v = document.getElementById('camera-preview');"
+                                         "return v.srcObject !== null && v.videoWidth > 0"), 10, "the camera's live preview")
+                wait_for(lambda: float(driver.find_element(By.ID, "camera-time").text.split()[1]) >= 3.0
+                         if driver.find_element(By.ID, "camera-time").text.startswith("Recording") else False,
+                         10, "3 s of recording", interval=0.02)
+                driver.find_element(By.ID, "stop").click()
+                entry = wait_for(lambda: (lambda items: items[0] if len(items) > before else None)(
+                    driver.find_elements(By.CSS_SELECTOR, "#results li")), 10, "the recording's entry")
+                href = self.result_link(entry, "the boomerang", timeout=120)
+                recordings = [name for name in os.listdir(uploads)
+                              if name.split("-", 1)[-1].startswith("camera-") and name not in seen]
+                assert len(recordings) == 1, f"this recording added {recordings} to the uploads"
+                recording = os.path.join(uploads, recordings[0])
+                return entry, href, recording, frame_hashes(recording)
+
+            # The browser's own encoder drops frames when the machine is busy (Firefox's VP8 encoder
+            # skips a frame it cannot encode in time; a CI run beside the leak check once got one
+            # frame in 3 s). That is the recording, not the boomerang: record again, up to 3 times.
+            for attempt in range(3):
+                entry, href, recording, clip = record()
+                if len(clip) >= 30:
+                    break
+                print(f"# the browser recorded {len(clip)} frames in 3 s (a busy machine); recording again", flush=True)
             video = wait_for(lambda: entry.find_elements(By.CSS_SELECTOR, "video.clip"), 5, "a <video> with the result")[0]
             wait_for(lambda: self.js("return arguments[0].readyState >= 1 && arguments[0].duration > 0", video), 20, "the result's metadata")
             shown = self.js("return arguments[0].duration", video)
-            recordings = [name for name in os.listdir(uploads) if name.split("-", 1)[-1].startswith("camera-")]
-            assert len(recordings) == 1, f"the uploads hold {recordings}"
-            recording = os.path.join(uploads, recordings[0])
             result = os.path.join(self.work, "boomerang.mp4")
             with open(result, "wb") as file:
                 file.write(self.get(href)[2])
-            clip, back = frame_hashes(recording), frame_hashes(result)
-            assert len(clip) >= 30, f"the recording has {len(clip)} frames"
+            back = frame_hashes(result)
+            assert len(clip) >= 30, f"the recording has {len(clip)} frames (in each of 3 tries)"
             expected = clip + clip[-2::-1]
             first = first_difference(back, expected)
             assert len(back) == len(expected), \

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The one packet reader and frame decoder driven directly: demux, decode, convert, as
 /// FFmpeg's decode_audio.c does, and as the ffmpeg CLI decodes (no edit list's end applied).
-@Suite struct DecodeLoopTests {
+@Suite(.runsProcesses) struct DecodeLoopTests {
     /// Decodes every packet of the best audio stream to interleaved s16 with the FFmpeg target alone.
     static func decode(_ path: String, channels: Resampler.Channels = .unchanged) throws -> [Int16] {
         let demuxer = try Demuxer(path: path)
@@ -28,10 +28,10 @@ import TestSupport
 
     @Test("equals ffmpeg's decode", arguments: ["mp3-vbrq4-xing-2ch-44100.mp3", "m4a-aac-6ch-48000.m4a",
                                                 "flac-s24-2ch-96000.flac", "wav-pcm_f64le-1ch-22050.wav"])
-    func equalsFFmpeg(_ name: String) throws {
+    func equalsFFmpeg(_ name: String) async throws {
         let path = Fixtures.url(name).path
-        #expect(try Self.decode(path) == FFmpegOracle.samples(of: Fixtures.url(name), honouringStatedEnd: false))
-        #expect(try Self.decode(path, channels: .mixedToMono)
+        #expect(try await Self.decode(path) == FFmpegOracle.samples(of: Fixtures.url(name), honouringStatedEnd: false))
+        #expect(try await Self.decode(path, channels: .mixedToMono)
                 == FFmpegOracle.samples(of: Fixtures.url(name), ["-ac", "1"], honouringStatedEnd: false))
     }
 

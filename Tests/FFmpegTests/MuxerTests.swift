@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import FFmpeg
 
-@Suite struct MuxerTests {
+@Suite(.runsProcesses) struct MuxerTests {
     /// A WAV muxer with one 16-bit stereo stream at 8 kHz, header written.
     static func wav(at path: String) throws -> (Muxer, EncodingStream) {
         let muxer = try Muxer(path: path, formatName: "wav")
@@ -15,7 +15,7 @@ import TestSupport
     }
 
     @Test("packets written out of order at byte positions make a valid WAV")
-    func positionedWrites() throws {
+    func positionedWrites() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("out.wav").path
         let (muxer, _) = try Self.wav(at: path)
@@ -29,15 +29,15 @@ import TestSupport
         try muxer.seek(toByte: dataStart)
         try first.withUnsafeBytes { try muxer.writePCM($0.baseAddress!, byteCount: 8, frames: 2, timestamp: 3, using: packet) }
         try muxer.finish(atByte: dataStart + 20)
-        #expect(try FFmpegOracle.samples(of: URL(fileURLWithPath: path)) == first + second)
-        let probe = try FFmpegOracle.probe(URL(fileURLWithPath: path))
+        #expect(try await FFmpegOracle.samples(of: URL(fileURLWithPath: path)) == first + second)
+        let probe = try await FFmpegOracle.probe(URL(fileURLWithPath: path))
         #expect(probe.stream["codec_name"] as? String == "pcm_s16le")
         #expect(probe.stream["duration_ts"] as? Int == 5)
     }
 
     @Test("an encoder's stream: FLAC in frames of its own size, a short last frame, decoded back exactly",
           arguments: ["flac", "alac"])
-    func encodedStream(_ codec: String) throws {
+    func encodedStream(_ codec: String) async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file(codec == "flac" ? "out.flac" : "out.m4a")
         let muxer = try Muxer(path: url.path, formatName: codec == "flac" ? "flac" : "ipod")
@@ -53,8 +53,8 @@ import TestSupport
         }
         try stream.finish()
         try muxer.finish()
-        #expect(try FFmpegOracle.samples(of: url) == samples)
-        #expect(try FFmpegOracle.probe(url).stream["codec_name"] as? String == codec)
+        #expect(try await FFmpegOracle.samples(of: url) == samples)
+        #expect(try await FFmpegOracle.probe(url).stream["codec_name"] as? String == codec)
     }
 
     @Test("creating a file in a missing folder fails with the path")

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// Inputs and outputs `convert` cannot use: one error line, no output, no leftovers.
-@Suite struct BadInputTests {
+@Suite(.runsProcesses) struct BadInputTests {
     static let goodInput = "flac-s16-1ch-8000.flac"
 
     /// One unusable input or output, arranged in a fresh folder.
@@ -42,24 +42,24 @@ import Darwin
     }
 
     @Test("an unusable input or output fails cleanly", arguments: BadConversion.allCases, [false, true])
-    func failsCleanly(_ bad: BadConversion, _ reverse: Bool) throws {
+    func failsCleanly(_ bad: BadConversion, _ reverse: Bool) async throws {
         let directory = try TemporaryDirectory()
         let (input, output, named) = try bad.arrange(in: directory)
         let before = directory.contents
-        let result = try CLI.convert(input, output, reverse: reverse)
+        let result = try await CLI.convert(input, output, reverse: reverse)
         expectFailure(result, naming: named)
         #expect(directory.contents == before, "no output and no partial file")
     }
 
     @Test("an output folder without write permission fails cleanly",
           .enabled(if: getuid() != 0, "skipped: root may write in any folder"))
-    func readOnlyOutputFolder() throws {
+    func readOnlyOutputFolder() async throws {
         let directory = try TemporaryDirectory()
         let locked = directory.file("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
-        let result = try CLI.convert(Fixtures.url(Self.goodInput), locked.appendingPathComponent("out.wav"), reverse: false)
+        let result = try await CLI.convert(Fixtures.url(Self.goodInput), locked.appendingPathComponent("out.wav"), reverse: false)
         expectFailure(result, naming: "locked/out.wav")
         #expect(folderContents(locked).isEmpty)
     }
@@ -67,17 +67,17 @@ import Darwin
     @Test("a truncated file that still decodes: a warning, and ffmpeg's samples",
           arguments: ["bad-truncated-30pct.mp3", "bad-truncated-30pct.flac", "bad-truncated-30pct-faststart.m4a"],
           [false, true])
-    func truncatedButDecodable(_ name: String, _ reverse: Bool) throws {
+    func truncatedButDecodable(_ name: String, _ reverse: Bool) async throws {
         let input = Fixtures.url(name)
         let directory = try TemporaryDirectory()
         let output = directory.file("out.wav")
-        let result = try CLI.convert(input, output, reverse: reverse)
+        let result = try await CLI.convert(input, output, reverse: reverse)
         #expect(result.status == 0)
         #expect(result.errorReports.isEmpty, "\(result.errorText)")
         #expect(result.warningReports.contains { $0.contains(name) && $0.contains("truncated") }, "\(result.errorText)")
-        let expected = reverse ? try FFmpegOracle.reversedSamples(of: input) : try FFmpegOracle.samples(of: input)
+        let expected = await reverse ? try FFmpegOracle.reversedSamples(of: input) : try FFmpegOracle.samples(of: input)
         #expect(!expected.isEmpty)
-        #expect(try FFmpegOracle.samples(of: output) == expected)
+        #expect(try await FFmpegOracle.samples(of: output) == expected)
         #expect(directory.contents == ["out.wav"])
     }
 }

@@ -52,7 +52,7 @@ struct BatchLibrary {
 
     /// `output` holds each expected output exactly once and nothing else but resume records;
     /// with `checkSamples`, each equals ffmpeg's reversal of its input.
-    func expectComplete(_ output: URL, checkSamples: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectComplete(_ output: URL, checkSamples: Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let files = Self.files(under: output)
         let outputs = files.filter { !$0.hasPrefix(".reverse-audio-state/") }
         #expect(outputs == expected.values.sorted(), "outputs", sourceLocation: sourceLocation)
@@ -60,14 +60,14 @@ struct BatchLibrary {
                 "one resume record per output, no temporary one left", sourceLocation: sourceLocation)
         if checkSamples {
             for (input, out) in expected {
-                try expectReversal(output.appendingPathComponent(out), of: folder.file(input), sourceLocation: sourceLocation)
+                try await expectReversal(output.appendingPathComponent(out), of: folder.file(input), sourceLocation: sourceLocation)
             }
         }
     }
 
     /// The manifests' lines parse, every line names an expected output, and the last line for
     /// each output says done or skipped with the output's SHA-256 and size.
-    func expectManifest(_ lines: [String], output: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectManifest(_ lines: [String], output: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         var last: [String: [String: Any]] = [:]
         for line in lines {
             let object = try jsonObject(line)
@@ -79,7 +79,7 @@ struct BatchLibrary {
         for (name, object) in last {
             let status = object["status"] as? String
             #expect(status == "done" || status == "skipped", "\(name): \(status ?? "nil")", sourceLocation: sourceLocation)
-            let digest = try ProcessRunner.run("sha256sum", [output.appendingPathComponent(name).path]).outputText.split(separator: " ").first.map(String.init)
+            let digest = try await ProcessRunner.run("sha256sum", [output.appendingPathComponent(name).path]).outputText.split(separator: " ").first.map(String.init)
             #expect(object["sha256"] as? String == digest, "\(name): manifest hash", sourceLocation: sourceLocation)
             let size = (try? FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(name).path)[.size] as? Int) ?? -1
             #expect(object["outputSize"] as? Int == size, "\(name): manifest size", sourceLocation: sourceLocation)

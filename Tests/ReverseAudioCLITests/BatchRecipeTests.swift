@@ -9,7 +9,7 @@ import Glibc
 /// output exactly once and valid, reruns that write nothing, a worker killed with SIGKILL and
 /// rerun, manifests that match the outputs. (The Slurm recipe runs on a real one-node Slurm in
 /// `scripts/test-slurm`.)
-@Suite(.serialized) struct BatchRecipeTests {
+@Suite(.serialized, .runsProcesses) struct BatchRecipeTests {
     /// The code block that follows `<!-- recipe: NAME -->` in docs/batch.md (the README links it).
     static func recipe(_ name: String) throws -> String {
         let page = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/batch.md"), encoding: .utf8)
@@ -40,33 +40,33 @@ import Glibc
     }
 
     @Test("GNU parallel over four shares: each output once and valid, manifests match; a rerun writes nothing and exits 0")
-    func gnuParallel() throws {
+    func gnuParallel() async throws {
         let (workspace, library) = try Self.workspace()
         let recipe = try Self.recipe("parallel")
         #expect(recipe.contains("--shard {}/4") && recipe.contains("::: 0 1 2 3"))
-        let run = try ProcessRunner.run("/bin/bash", ["-c", "set -e\n" + recipe], currentDirectory: workspace.url, environment: Self.environment())
+        let run = try await ProcessRunner.run("/bin/bash", ["-c", "set -e\n" + recipe], currentDirectory: workspace.url, environment: Self.environment())
         #expect(run.status == 0, "\(run.errorText)")
         let output = workspace.file("Reversed")
-        try library.expectComplete(output, checkSamples: true)
+        try await library.expectComplete(output, checkSamples: true)
         let lines = try BatchLibrary.manifestLines(in: workspace.url)
         #expect(lines.count == 40, "one line per input across the four shares")
-        try library.expectManifest(lines, output: output)
+        try await library.expectManifest(lines, output: output)
         let shares = Set(try lines.map { try jsonObject($0)["shard"] as? String ?? "" })
         #expect(shares == ["0/4", "1/4", "2/4", "3/4"])
 
         let before = BatchLibrary.files(under: output).map { name in (name, BatchResumeTests.stamps(output, [name])) }
-        let rerun = try ProcessRunner.run("/bin/bash", ["-c", "set -e\n" + recipe], currentDirectory: workspace.url, environment: Self.environment())
+        let rerun = try await ProcessRunner.run("/bin/bash", ["-c", "set -e\n" + recipe], currentDirectory: workspace.url, environment: Self.environment())
         #expect(rerun.status == 0, "\(rerun.errorText)")
         #expect(rerun.outputText.isEmpty, "a rerun prints no table: \(rerun.outputText)")
         #expect(BatchLibrary.files(under: output).map { name in (name, BatchResumeTests.stamps(output, [name])) }.elementsEqual(before) { $0.0 == $1.0 && $0.1 == $1.1 },
                 "a rerun wrote something")
         let again = try BatchLibrary.manifestLines(in: workspace.url)
         #expect(again.count == 80 && again.suffix(40).allSatisfy { $0.contains("\"status\":\"skipped\"") })
-        try library.expectManifest(again, output: output)
+        try await library.expectManifest(again, output: output)
     }
 
     @Test("a share killed with SIGKILL mid-way and rerun completes: every output once and valid")
-    func killedShare() throws {
+    func killedShare() async throws {
         let (workspace, library) = try Self.workspace()
         let output = workspace.file("Reversed")
         func share(_ index: Int) -> [String] {
@@ -74,28 +74,28 @@ import Glibc
         }
         let worker = try RunningTool(share(0), in: workspace.url)
         // Killed once a few of its outputs are published, while it writes the next.
-        let published = worker.wait(upTo: 60) {
+        let published = await worker.wait(upTo: 60) {
             BatchLibrary.files(under: output).filter { !$0.hasPrefix(".") }.count >= 4
         }
         #expect(published, "the worker published nothing: \(worker.errorText)")
         kill(worker.process.processIdentifier, SIGKILL)
-        worker.process.waitUntilExit()
+        await worker.process.exited()
         #expect(worker.process.terminationReason == .uncaughtSignal)
         let partial = BatchLibrary.files(under: output).filter { !$0.hasPrefix(".") }
         #expect(partial.count < 20, "the kill came too late to test anything: \(partial.count) outputs")
         for index in [0, 1] {
-            let rerun = try ProcessRunner.run(BuiltProducts.reverseAudio.path, share(index), currentDirectory: workspace.url)
+            let rerun = try await ProcessRunner.run(BuiltProducts.reverseAudio.path, share(index), currentDirectory: workspace.url)
             #expect(rerun.status == 0, "\(rerun.errorText)")
             if index == 0 { #expect(rerun.errorText.contains("already done"), "\(rerun.errorText)") }
         }
         // A killed run's partial file is removed by the next run; nothing else is left.
         #expect(!BatchLibrary.files(under: output).contains { $0.hasSuffix(".partial") || $0.hasSuffix(".tmp") })
-        try library.expectComplete(output, checkSamples: true)
-        try library.expectManifest(try BatchLibrary.manifestLines(in: workspace.url), output: output)
+        try await library.expectComplete(output, checkSamples: true)
+        try await library.expectManifest(try BatchLibrary.manifestLines(in: workspace.url), output: output)
     }
 
     @Test("the Kubernetes Indexed Job's command, under JOB_COMPLETION_INDEX 0 to 3, makes every output once")
-    func kubernetes() throws {
+    func kubernetes() async throws {
         let (workspace, library) = try Self.workspace()
         let yaml = try Self.recipe("kubernetes")
         #expect(yaml.contains("completionMode: Indexed"))
@@ -112,13 +112,13 @@ import Glibc
             .replacingOccurrences(of: "/out", with: workspace.file("out").path) }
         try FileManager.default.createDirectory(at: workspace.file("out"), withIntermediateDirectories: true)
         for index in 0..<(Int(completions) ?? 0) {
-            let pod = try ProcessRunner.run(BuiltProducts.reverseAudio.path, Array(command.dropFirst()),
+            let pod = try await ProcessRunner.run(BuiltProducts.reverseAudio.path, Array(command.dropFirst()),
                                             environment: Self.environment(["JOB_COMPLETION_INDEX": "\(index)"]))
             #expect(pod.status == 0, "\(pod.errorText)")
             #expect(pod.errorLines.first == "reverse-audio: shard \(index)/4 from the Kubernetes Indexed Job (JOB_COMPLETION_INDEX=\(index), --shard-count 4)")
         }
         let output = workspace.file("out/Reversed")
-        try library.expectComplete(output, checkSamples: false)
-        try library.expectManifest(try BatchLibrary.manifestLines(in: workspace.file("out")), output: output)
+        try await library.expectComplete(output, checkSamples: false)
+        try await library.expectManifest(try BatchLibrary.manifestLines(in: workspace.file("out")), output: output)
     }
 }

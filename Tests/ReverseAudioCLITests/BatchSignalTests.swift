@@ -9,11 +9,11 @@ import Glibc
 /// for the manifest) leaves the output with a record that says it is the batch's own, and says
 /// what became of the work; a rerun then finishes the batch instead of failing "output already
 /// exists" on every such file until `-y` (issue 28, item 4).
-@Suite(.serialized) struct BatchSignalTests {
+@Suite(.serialized, .runsProcesses) struct BatchSignalTests {
     @Test("a signal just after an output is published: the output keeps a record, the message is true, a rerun completes", arguments: [SIGINT, SIGTERM])
-    func signalAfterPublication(_ signal: Int32) throws {
+    func signalAfterPublication(_ signal: Int32) async throws {
         let directory = try TemporaryDirectory()
-        let long = try LongInputs.mp3FourMinutes()
+        let long = try await LongInputs.mp3FourMinutes()
         let input = directory.file("long.mp3")
         try FileManager.default.copyItem(at: long, to: input)
         let out = directory.file("out")
@@ -28,10 +28,10 @@ import Glibc
                 published = true
                 break
             }
-            usleep(500)
+            try? await Task.sleep(for: .microseconds(500))
         }
         try #require(published, "the output never appeared: \(tool.errorText)")
-        let seconds = tool.stop(with: signal)
+        let seconds = await tool.stop(with: signal)
         try #require(seconds != nil, "no exit after the signal")
         let outputs = outputContents(out).filter { !$0.hasPrefix(".") }
         if tool.process.terminationStatus == 128 + signal {
@@ -43,10 +43,10 @@ import Glibc
             let record = out.appendingPathComponent(".reverse-audio-state/\(name).json")
             #expect(FileManager.default.fileExists(atPath: record.path), "\(name) was left without its record")
         }
-        let rerun = try CLI.run(arguments)
+        let rerun = try await CLI.run(arguments)
         #expect(rerun.status == 0, "the rerun: \(rerun.errorText)")
         let name = try #require(outputContents(out).first { !$0.hasPrefix(".") })
-        try expectReversal(out.appendingPathComponent(name), of: input)
+        try await expectReversal(out.appendingPathComponent(name), of: input)
         let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n")
         #expect(try lines.last.map { try jsonObject(String($0))["sha256"] as? String } != nil, "the last manifest line has no digest: \(lines)")
     }

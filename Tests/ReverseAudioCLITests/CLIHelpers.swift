@@ -4,14 +4,14 @@ import TestSupport
 
 /// The built `reverse-audio` tool, run to completion.
 enum CLI {
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
-        try ProcessRunner.run(BuiltProducts.reverseAudio.path, arguments, currentDirectory: directory)
+    static func run(_ arguments: [String], in directory: URL? = nil) async throws -> ProcessResult {
+        try await ProcessRunner.run(BuiltProducts.reverseAudio.path, arguments, currentDirectory: directory)
     }
 
     /// Runs the tool, stopped after `seconds` (by coreutils' `timeout`: SIGTERM, then SIGKILL 5 s
     /// later): a run that hangs ends the test with ``timedOutStatus`` instead of stalling the suite.
-    static func run(_ arguments: [String], within seconds: Int) throws -> ProcessResult {
-        try ProcessRunner.run("timeout", ["-k", "5", String(seconds), BuiltProducts.reverseAudio.path] + arguments)
+    static func run(_ arguments: [String], within seconds: Int) async throws -> ProcessResult {
+        try await ProcessRunner.run("timeout", ["-k", "5", String(seconds), BuiltProducts.reverseAudio.path] + arguments)
     }
 
     /// The status `timeout` exits with when it had to stop the run.
@@ -22,8 +22,8 @@ enum CLI {
         ["convert", input, output] + (reverse ? ["--reverse"] : []) + options
     }
 
-    static func convert(_ input: URL, _ output: URL, reverse: Bool, _ options: [String] = []) throws -> ProcessResult {
-        try run(convertArguments(input.path, output.path, reverse: reverse, options))
+    static func convert(_ input: URL, _ output: URL, reverse: Bool, _ options: [String] = []) async throws -> ProcessResult {
+        try await run(convertArguments(input.path, output.path, reverse: reverse, options))
     }
 }
 
@@ -69,8 +69,8 @@ func expectUsageError(_ result: ProcessResult, naming name: String, sourceLocati
 }
 
 /// `output`'s samples equal ffmpeg's reversal of `original`.
-func expectReversal(_ output: URL, of original: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: original),
+func expectReversal(_ output: URL, of original: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    #expect(try await FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: original),
             "\(output.lastPathComponent) is not \(original.lastPathComponent) reversed", sourceLocation: sourceLocation)
 }
 
@@ -90,10 +90,10 @@ func folderContents(_ folder: URL) -> [String] {
 /// Long inputs encoded once per test run by ffmpeg, shared by the suites.
 enum LongInputs {
     /// A 30 s stereo 44.1 kHz 16-bit WAV (5.3 MB, about 1300 blocks of 1024 frames).
-    static func wav30Seconds() throws -> URL { try SignalFiles.shared("thirty-seconds.wav", seconds: 30) }
+    static func wav30Seconds() async throws -> URL { try await SignalFiles.shared("thirty-seconds.wav", seconds: 30) }
     /// A 4 min stereo 128 kb/s MP3.
-    static func mp3FourMinutes() throws -> URL {
-        try SignalFiles.shared("four-minutes.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+    static func mp3FourMinutes() async throws -> URL {
+        try await SignalFiles.shared("four-minutes.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
     }
 }
 

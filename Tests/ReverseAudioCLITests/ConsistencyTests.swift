@@ -7,7 +7,7 @@ import TestSupport
 /// `info`, `convert` (forwards and reversed), `play --reverse --to-file`, `trim` (the middle third,
 /// and `--tail 1`) and `waveform` are each checked against that one oracle, on every fixture that
 /// decodes, damaged ones included.
-@Suite struct ConsistencyTests {
+@Suite(.runsProcesses) struct ConsistencyTests {
     /// Damaged fixtures that FFmpeg still decodes in part (their decode is the oracle, as for any
     /// file). Left out: `bad-empty.wav`, `bad-text.mp3` and `bad-noaudio.mp4` (nothing to
     /// decode), `bad-truncated-30pct-moovatend.m4a` (its index is lost: FFmpeg rejects it).
@@ -28,18 +28,18 @@ import TestSupport
 
     @Test("info, convert, convert --reverse, play --reverse, trim, waveform and trim --tail agree with the oracle's length",
           arguments: inputs)
-    func commandsAgree(_ name: String) throws {
+    func commandsAgree(_ name: String) async throws {
         let input = Fixtures.url(name)
-        let oracle = try LengthOracle(input)
+        let oracle = try await LengthOracle(input)
         let directory = try TemporaryDirectory()
         let check = Check(name: name, input: input, oracle: oracle, directory: directory)
-        check.run("info", check.info)
-        check.run("convert", check.convert)
-        check.run("convert --reverse", check.convertReversed)
-        check.run("play --reverse", check.playReversed)
-        check.run("trim middle third", check.trimMiddle)
-        check.run("waveform", check.waveform)
-        check.run("trim --tail 1", check.trimTail)
+        await check.run("info", check.info)
+        await check.run("convert", check.convert)
+        await check.run("convert --reverse", check.convertReversed)
+        await check.run("play --reverse", check.playReversed)
+        await check.run("trim middle third", check.trimMiddle)
+        await check.run("waveform", check.waveform)
+        await check.run("trim --tail 1", check.trimTail)
     }
 
     /// The checks on one input; each reports its failures tagged with the command.
@@ -52,10 +52,10 @@ import TestSupport
         var F: Int { oracle.frames }
 
         /// Runs one check; an error thrown inside is recorded under its label and the next check runs.
-        func run(_ label: String, _ body: (String) throws -> Void) {
+        func run(_ label: String, _ body: (String) async throws -> Void) async {
             let tag = "\(name) [\(label)], oracle \(oracle.summary)"
             do {
-                try body(tag)
+                try await body(tag)
             } catch is ExpectationFailedError {
                 // A failed #require: already recorded, with its message.
             } catch {
@@ -74,29 +74,29 @@ import TestSupport
         }
 
         /// a. `info --json` states the oracle's frame count.
-        func info(_ tag: String) throws {
-            let result = try CLI.run(["info", "--json", input.path])
+        func info(_ tag: String) async throws {
+            let result = try await CLI.run(["info", "--json", input.path])
             try #require(result.status == 0, "\(tag): \(result.errorText)")
             let object = try jsonObject(result.outputLines.first ?? "")
             #expect(object["frames"] as? Int == F, "\(tag): info says \(String(describing: object["frames"])) frames")
         }
 
         /// b. `convert` to a 16-bit WAV decodes to exactly the oracle's samples.
-        func convert(_ tag: String) throws {
+        func convert(_ tag: String) async throws {
             let output = directory.file("forward.wav")
-            let result = try CLI.run(["convert", input.path, output.path, "-y", "--progress", "none"])
+            let result = try await CLI.run(["convert", input.path, output.path, "-y", "--progress", "none"])
             try #require(result.status == 0, "\(tag): \(result.errorText)")
-            let written = try FFmpegOracle.samples(of: output)
+            let written = try await FFmpegOracle.samples(of: output)
             let exact = written == oracle.samples  // compared outside #expect, which would print both arrays
             #expect(exact, "\(tag): \(Self.difference(written, oracle.samples, channels: oracle.channels))")
         }
 
         /// c. `convert --reverse` decodes to exactly the oracle reversed.
-        func convertReversed(_ tag: String) throws {
+        func convertReversed(_ tag: String) async throws {
             let output = directory.file("reversed.wav")
-            let result = try CLI.run(["convert", input.path, output.path, "--reverse", "-y", "--progress", "none"])
+            let result = try await CLI.run(["convert", input.path, output.path, "--reverse", "-y", "--progress", "none"])
             try #require(result.status == 0, "\(tag): \(result.errorText)")
-            let written = try FFmpegOracle.samples(of: output)
+            let written = try await FFmpegOracle.samples(of: output)
             let expected = oracle.reversedSamples
             let exact = written == expected
             #expect(exact, "\(tag): \(Self.difference(written, expected, channels: oracle.channels))")
@@ -108,20 +108,20 @@ import TestSupport
         /// continuous decode has, and playing backwards decodes chunks after seeks. So for those,
         /// the same length and a difference whose RMS is under 15% of the signal's (measured: the
         /// noise bands differ by 7–10% of the signal's RMS, ENGINEERING.md §3).
-        func playReversed(_ tag: String) throws {
+        func playReversed(_ tag: String) async throws {
             let output = directory.file("played.wav")
-            let result = try CLI.run(["play", input.path, "--reverse", "--to-file", output.path, "-y"])
+            let result = try await CLI.run(["play", input.path, "--reverse", "--to-file", output.path, "-y"])
             if F == 0 {
                 // Nothing to play: an empty rendering, or a refusal in one error line, both agree.
                 if result.status != 0 {
                     #expect(result.errorReports.count == 1, "\(tag): \(result.errorText)")
                 } else {
-                    #expect(try FFmpegOracle.samples(of: output).isEmpty, "\(tag): rendered samples from an empty file")
+                    #expect(try await FFmpegOracle.samples(of: output).isEmpty, "\(tag): rendered samples from an empty file")
                 }
                 return
             }
             try #require(result.status == 0, "\(tag): \(result.errorText)")
-            let played = try FFmpegOracle.samples(of: output)
+            let played = try await FFmpegOracle.samples(of: output)
             let expected = oracle.reversedSamples
             if oracle.codec == "aac" && !name.contains("nopns") {
                 #expect(played.count == expected.count,
@@ -141,29 +141,29 @@ import TestSupport
         /// account: trim's own summary, `info` of the cut, `convert` of the cut, the cut's decode.
         /// Lossless inputs, MP3 cuts made by copying frames, and copied AAC cuts without noise
         /// substitution equal the oracle's slice; a re-encoded lossy cut is checked for length only.
-        func trimMiddle(_ tag: String) throws {
+        func trimMiddle(_ tag: String) async throws {
             let (a, b) = (F / 3, 2 * F / 3)
             guard b > a else { return }  // fewer than 3 frames: no middle third to cut
             let cut = directory.file("middle.\(cutExtension)")
-            let result = try CLI.run(["trim", input.path, cut.path, "--start", "\(a)s", "--end", "\(b)s", "-y", "--verbose"])
+            let result = try await CLI.run(["trim", input.path, cut.path, "--start", "\(a)s", "--end", "\(b)s", "-y", "--verbose"])
             try #require(result.status == 0, "\(tag) \(a)..<\(b): \(result.errorText)")
             let expected = b - a
             #expect(Self.summaryFrames(result.outputText) == expected,
                     "\(tag) \(a)..<\(b): trim says \(String(describing: Self.summaryFrames(result.outputText))) frames: \(result.outputText)")
-            let info = try CLI.run(["info", "--json", cut.path])
+            let info = try await CLI.run(["info", "--json", cut.path])
             #expect(info.status == 0, "\(tag) \(a)..<\(b): info of the cut: \(info.errorText)")
             if info.status == 0 {
                 let frames = try jsonObject(info.outputLines.first ?? "")["frames"] as? Int
                 #expect(frames == expected, "\(tag) \(a)..<\(b): info of the cut says \(String(describing: frames)) frames")
             }
             let wav = directory.file("middle-converted.wav")
-            let converted = try CLI.run(["convert", cut.path, wav.path, "-y", "--progress", "none"])
+            let converted = try await CLI.run(["convert", cut.path, wav.path, "-y", "--progress", "none"])
             #expect(converted.status == 0, "\(tag) \(a)..<\(b): convert of the cut: \(converted.errorText)")
             if converted.status == 0 {
-                let frames = try FFmpegOracle.samples(of: wav).count / oracle.channels
+                let frames = try await FFmpegOracle.samples(of: wav).count / oracle.channels
                 #expect(frames == expected, "\(tag) \(a)..<\(b): convert of the cut gives \(frames) frames")
             }
-            let decoded = try LengthOracle(cut)
+            let decoded = try await LengthOracle(cut)
             #expect(decoded.frames == expected, "\(tag) \(a)..<\(b): the cut decodes to \(decoded.summary)")
             let copied = result.errorText.contains("copied")
             if oracle.isLossless || (copied && (oracle.codec == "mp3" || (oracle.codec == "aac" && name.contains("nopns")))) {
@@ -176,9 +176,9 @@ import TestSupport
 
         /// f. `waveform` reports the oracle's frame count in its summary
         /// (`drew IN -> OUT (WIDTHxHEIGHT, N frames)`).
-        func waveform(_ tag: String) throws {
+        func waveform(_ tag: String) async throws {
             let output = directory.file("wave.png")
-            let result = try CLI.run(["waveform", input.path, output.path, "-y"])
+            let result = try await CLI.run(["waveform", input.path, output.path, "-y"])
             try #require(result.status == 0, "\(tag): \(result.errorText)")
             let line = result.outputLines.first { $0.hasPrefix("drew ") } ?? result.outputText
             let frames = Self.waveformFrames(line)
@@ -187,15 +187,15 @@ import TestSupport
 
         /// g. `trim --tail 1` (inputs of at least 1 s) holds the last round(1 s × rate) frames:
         /// trim's summary and the cut's decode say so; lossless inputs equal the oracle's tail.
-        func trimTail(_ tag: String) throws {
+        func trimTail(_ tag: String) async throws {
             let rate = oracle.sampleRate
             guard F >= rate else { return }
             let cut = directory.file("tail.\(cutExtension)")
-            let result = try CLI.run(["trim", input.path, cut.path, "--tail", "1", "-y"])
+            let result = try await CLI.run(["trim", input.path, cut.path, "--tail", "1", "-y"])
             try #require(result.status == 0, "\(tag): \(result.errorText)")
             #expect(Self.summaryFrames(result.outputText) == rate,
                     "\(tag): trim says \(String(describing: Self.summaryFrames(result.outputText))) frames, \(rate) expected")
-            let decoded = try LengthOracle(cut)
+            let decoded = try await LengthOracle(cut)
             #expect(decoded.frames == rate, "\(tag): the tail decodes to \(decoded.summary), \(rate) expected")
             if oracle.isLossless {
                 let tail = oracle.slice((F - rate)..<F)
@@ -233,7 +233,7 @@ import TestSupport
 
     @Test("trim, join and compose warn about a damaged input by the input's name, not the output's",
           arguments: damaged, ["trim", "join", "compose"])
-    func damagedInputWarningsNameTheInput(_ name: String, _ command: String) throws {
+    func damagedInputWarningsNameTheInput(_ name: String, _ command: String) async throws {
         let directory = try TemporaryDirectory()
         let input = try copyFixture(name, into: directory, as: "damaged-input.\(Fixtures.url(name).pathExtension)")
         let output = directory.file("\(command)-output.\(input.pathExtension)")
@@ -248,7 +248,7 @@ import TestSupport
             try "\"\(input.path)\"\n".write(to: plan, atomically: true, encoding: .utf8)
             arguments = ["compose", plan.path, "-o", output.path, "-y"]
         }
-        let result = try CLI.run(arguments)
+        let result = try await CLI.run(arguments)
         #expect(result.status == 0, "\(name) \(command): \(result.errorText)")
         let warnings = result.warningReports
         #expect(warnings.contains { $0.contains(input.lastPathComponent) },

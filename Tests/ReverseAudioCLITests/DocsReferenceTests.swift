@@ -5,7 +5,7 @@ import TestSupport
 /// The reference pages say what the tool says: in docs/reference/COMMAND.md, the text between the
 /// lines `<!-- help:begin -->` and `<!-- help:end -->` is `reverse-audio help COMMAND` in a text
 /// fence, as `scripts/make-docs` writes it, and every command the tool lists has its page.
-@Suite struct DocsReferenceTests {
+@Suite(.runsProcesses) struct DocsReferenceTests {
     /// The folder of the commands' pages.
     static let folder = Fixtures.packageRoot.appendingPathComponent("docs/reference")
 
@@ -24,15 +24,15 @@ import TestSupport
     }
 
     /// What `scripts/make-docs` puts between the markers of `command`'s page: its help in a text fence.
-    static func expectedBlock(_ command: String) throws -> String {
-        let result = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["help", command], environment: environment)
+    static func expectedBlock(_ command: String) async throws -> String {
+        let result = try await ProcessRunner.run(BuiltProducts.reverseAudio.path, ["help", command], environment: environment)
         #expect(result.status == 0, "reverse-audio help \(command): exit \(result.status): \(result.errorText)")
         let help = result.outputText.hasSuffix("\n") ? result.outputText : result.outputText + "\n"
         return "```text\n" + help + "```\n"
     }
 
     @Test("every docs/reference page holds its command's help, as scripts/make-docs writes it")
-    func pagesHoldTheHelp() throws {
+    func pagesHoldTheHelp() async throws {
         let pages = try Self.pages()
         #expect(pages.count >= 13, "docs/reference holds \(pages)")
         for command in pages {
@@ -42,14 +42,14 @@ import TestSupport
             #expect(text.components(separatedBy: begin).count == 2 && text.components(separatedBy: end).count == 2,
                     "docs/reference/\(command).md needs one line \(begin.dropLast()) and one line \(end)")
             let written = text.components(separatedBy: begin).dropFirst().first?.components(separatedBy: end).first
-            let expected = try Self.expectedBlock(command)
+            let expected = try await Self.expectedBlock(command)
             #expect(written == expected, "docs/reference/\(command).md is stale: run scripts/make-docs")
         }
     }
 
     @Test("every command the tool's --help lists has a page in docs/reference")
-    func everyCommandHasAPage() throws {
-        let commands = try ManPageTests.subcommands()
+    func everyCommandHasAPage() async throws {
+        let commands = try await ManPageTests.subcommands()
         #expect(commands.count >= 13, "\(commands)")
         let pages = try Self.pages()
         for command in commands {

@@ -5,7 +5,7 @@ import TestSupport
 /// The examples every `--help` ends with, the README's and the reference pages' (docs/reference)
 /// are command lines the tool accepts: run where their files do not exist, none is a usage
 /// error (64); an input that is not there fails with 1.
-@Suite struct ExampleLineTests {
+@Suite(.runsProcesses) struct ExampleLineTests {
     /// The words of a shell command line: spaces separate, double quotes group; a `#` comment,
     /// a pipe or a redirection and what follows it are left out.
     static func words(_ line: String) -> [String] {
@@ -31,10 +31,10 @@ import TestSupport
 
     /// `reverse-audio …` lines of every command's help examples, of the README's shell blocks and
     /// of the reference pages' shell blocks, each line once.
-    static func exampleLines() throws -> [String] {
+    static func exampleLines() async throws -> [String] {
         var lines: [String] = []
-        for command in try ManPageTests.subcommands() + [""] {
-            let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"]).outputText
+        for command in try await ManPageTests.subcommands() + [""] {
+            let help = try await CLI.run(command.isEmpty ? ["--help"] : [command, "--help"]).outputText
             guard let section = help.components(separatedBy: "EXAMPLES:\n").dropFirst().last else { continue }
             lines += section.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         }
@@ -65,15 +65,15 @@ import TestSupport
     }
 
     @Test("every example of the help and the README parses: its exit is never 64")
-    func examplesParse() throws {
-        let lines = try Self.exampleLines()
+    func examplesParse() async throws {
+        let lines = try await Self.exampleLines()
         #expect(lines.count >= 30, "\(lines.count) examples")
         let folder = try TemporaryDirectory()
         for line in lines {
             let words = Self.words(line)
             // On the null device: no sound card is needed, and nothing is heard.
             let arguments = Array(words.dropFirst()) + (words.contains("play") && !words.contains("--to-file") && !words.contains("--device") ? ["--device", "null"] : [])
-            let result = try CLI.run(arguments, in: folder.url)
+            let result = try await CLI.run(arguments, in: folder.url)
             #expect(result.status != 64, "\(line): exit 64: \(result.errorText)")
             #expect([0, 1].contains(result.status), "\(line): exit \(result.status): \(result.errorText)")
         }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Exit 64 for anything wrong on the command line that is known before an input is read, with
 /// a message that names the valid choices; 1 when an input fails (issue 20).
-@Suite struct ExitCodeTableTests {
+@Suite(.runsProcesses) struct ExitCodeTableTests {
     /// One bad command line: `IN` is a 0.5 s WAV, `VIDEO` a short H.264 clip, `OUT/` the run's
     /// folder; `names` must all appear in the one error line.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -70,7 +70,7 @@ import TestSupport
     ]
 
     @Test("a bad value exits 64 before any input is read, and the message names the choices", arguments: cases)
-    func badValue(_ bad: Case) throws {
+    func badValue(_ bad: Case) async throws {
         let folder = try TemporaryDirectory()
         let input = Fixtures.url("wav-pcm_s16le-2ch-44100.wav").path
         let arguments = bad.arguments.map { argument -> String in
@@ -79,7 +79,7 @@ import TestSupport
             if argument.hasPrefix("OUT/") { return folder.url.path + "/" + argument.dropFirst(4) }
             return argument
         }
-        let result = try CLI.run(arguments)
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64, "exit \(result.status): \(result.errorText)")
         let line = result.errorReports.first ?? ""
         #expect(result.errorReports.count == 1, "one error line: \(result.errorText)")
@@ -89,23 +89,23 @@ import TestSupport
     }
 
     @Test("an input that fails exits 1, a folder that is not there too (never 0)")
-    func inputFailures() throws {
+    func inputFailures() async throws {
         let folder = try TemporaryDirectory()
-        let missing = try CLI.run(["list", folder.file("nosuchdir").path])
+        let missing = try await CLI.run(["list", folder.file("nosuchdir").path])
         #expect(missing.status == 1 && missing.errorText.contains("nosuchdir"), "\(missing.status): \(missing.errorText)")
-        let bad = try CLI.run(["convert", Fixtures.url("bad-text.mp3").path, folder.file("x.wav").path])
+        let bad = try await CLI.run(["convert", Fixtures.url("bad-text.mp3").path, folder.file("x.wav").path])
         #expect(bad.status == 1, "\(bad.errorText)")
     }
 
     @Test("a value that starts with '-' after an option that takes one is that option's value, not a file name")
-    func dashValues() throws {
+    func dashValues() async throws {
         // A word that looks like flags where no option takes it is still refused as a file name.
-        let file = try CLI.run(["convert", "-dash.mp3", "x.wav"])
+        let file = try await CLI.run(["convert", "-dash.mp3", "x.wav"])
         #expect(file.status == 64 && file.errorText.contains("./-dash.mp3"), "\(file.errorText)")
         // After a flag (which takes no value) too.
-        let afterFlag = try CLI.run(["convert", "--reverse", "-dash.mp3", "x.wav"])
+        let afterFlag = try await CLI.run(["convert", "--reverse", "-dash.mp3", "x.wav"])
         #expect(afterFlag.status == 64 && afterFlag.errorText.contains("./-dash.mp3"), "\(afterFlag.errorText)")
-        let jobs = try CLI.run(["reverse", "x", "--jobs", "-1"])
+        let jobs = try await CLI.run(["reverse", "x", "--jobs", "-1"])
         #expect(jobs.status == 64 && !jobs.errorText.contains("not an option") && jobs.errorText.contains("1 to 1024"), "\(jobs.errorText)")
     }
 }

@@ -8,15 +8,14 @@ import Glibc
 /// The tool started in the background with a private temporary folder, to be signalled while
 /// it works or waits: what it printed, when it ended, and how.
 final class RunningTool: @unchecked Sendable {
-    // @unchecked: `errorData` and `ended` are only touched under `lock`.
+    // @unchecked: `errorData`, `ended` and `drained` are only touched under `lock`.
     let process = Process()
     /// The run's own TMPDIR: anything the tool leaves there is a leak.
     let temporary: TemporaryDirectory
     private let lock = NSLock()
     private var errorData = Data()
     private var ended: Date?
-    private let exited = DispatchSemaphore(value: 0)
-    private let drained = DispatchSemaphore(value: 0)
+    private var drained = false
 
     /// - Parameters:
     ///   - arguments: the tool's arguments.
@@ -36,45 +35,48 @@ final class RunningTool: @unchecked Sendable {
         process.standardInput = standardInput ?? FileHandle.nullDevice
         process.terminationHandler = { [weak self] _ in
             guard let self else { return }
-            lock.lock()
-            ended = Date()
-            lock.unlock()
-            exited.signal()
+            lock.withLock { ended = Date() }
         }
         let reader = standardError.fileHandleForReading
         try process.run()
         DispatchQueue.global().async { [self] in
             while case let data = reader.availableData, !data.isEmpty {
-                lock.lock()
-                errorData.append(data)
-                lock.unlock()
+                lock.withLock { errorData.append(data) }
             }
-            drained.signal()
+            lock.withLock { drained = true }
         }
     }
 
     var errorText: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: errorData, as: UTF8.self)
+        lock.withLock { String(decoding: errorData, as: UTF8.self) }
     }
 
     var hasExited: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return ended != nil
+        lock.withLock { ended != nil }
     }
 
     /// Waits until `condition` holds (checked every 10 ms) or the tool exits; false on timeout.
-    func wait(upTo seconds: Double = 10, until condition: () -> Bool) -> Bool {
+    func wait(upTo seconds: Double = 10, until condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
             if hasExited { return false }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return false
     }
+
+    /// Polls (every 10 ms, without holding a thread) until `condition` holds; false after `seconds`.
+    private func poll(upTo seconds: Double, until condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    private var hasDrained: Bool { lock.withLock { drained } }
 
     /// True once the tool holds `path` open (a FIFO it reads, a file it writes).
     func holdsOpen(_ path: String) -> Bool {
@@ -86,28 +88,26 @@ final class RunningTool: @unchecked Sendable {
 
     /// Sends `signal` and waits for the exit: the seconds it took (nil: not within 10 s; the
     /// tool is then killed).
-    func stop(with signal: Int32) -> Double? {
+    func stop(with signal: Int32) async -> Double? {
         let sent = Date()
         kill(process.processIdentifier, signal)
-        guard exited.wait(timeout: .now() + 10) == .success else {
+        guard await poll(upTo: 10, until: { hasExited }) else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.exited()
             return nil
         }
-        _ = drained.wait(timeout: .now() + 5)
-        lock.lock()
-        defer { lock.unlock() }
-        return ended!.timeIntervalSince(sent)
+        _ = await poll(upTo: 5) { hasDrained }
+        return lock.withLock { ended.map { $0.timeIntervalSince(sent) } }
     }
 
     /// Waits for the tool to end by itself.
-    func waitUntilExit(timeout: Double = 60) -> Bool {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
+    func waitUntilExit(timeout: Double = 60) async -> Bool {
+        guard await poll(upTo: timeout, until: { hasExited }) else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.exited()
             return false
         }
-        _ = drained.wait(timeout: .now() + 5)
+        _ = await poll(upTo: 5) { hasDrained }
         return true
     }
 
@@ -147,7 +147,7 @@ func rawNames(in folder: URL) -> [[UInt8]] {
 
 /// Runs `script` with /bin/sh, the built tool as `$TOOL`: for arguments that are not UTF-8
 /// (Process takes Strings), written with printf's octal escapes.
-func runShell(_ script: String, in directory: URL) throws -> ProcessResult {
-    try ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: directory,
+func runShell(_ script: String, in directory: URL) async throws -> ProcessResult {
+    try await ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: directory,
                           environment: ProcessInfo.processInfo.environment.merging(["TOOL": BuiltProducts.reverseAudio.path]) { $1 })
 }

@@ -4,19 +4,19 @@ import TestSupport
 
 /// Inputs the fuzzer found crashing (Tests/Fixtures/fuzz-regressions): each is converted and
 /// reversed with every channel choice, and must end in a result or a one-line error, not a trap.
-@Suite struct FuzzRegressionTests {
+@Suite(.runsProcesses) struct FuzzRegressionTests {
     static var inputs: [String] {
         let folder = Fixtures.directory.appendingPathComponent("fuzz-regressions")
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
     @Test("no crash on any channel choice, forwards or reversed", arguments: inputs)
-    func noCrash(_ name: String) throws {
+    func noCrash(_ name: String) async throws {
         let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
         let directory = try TemporaryDirectory()
         for channels in ["all", "mix", "first", "1"] {
             for reverse in [false, true] {
-                let result = try CLI.convert(input, directory.file("out.wav"), reverse: reverse, ["--channels", channels, "-y"])
+                let result = try await CLI.convert(input, directory.file("out.wav"), reverse: reverse, ["--channels", channels, "-y"])
                 #expect(result.status == 0 || result.status == 1, "\(name) --channels \(channels): exit \(result.status)")
                 if result.status != 0 { #expect(result.errorReports.count == 1, "\(result.errorText)") }
             }
@@ -30,28 +30,28 @@ import TestSupport
     /// decode gives 4608.
     @Test("a FLAC whose timestamps are not its decode's positions: every command takes the decode",
           arguments: inputs.filter { $0.hasPrefix("positions-") })
-    func positionsFromTheDecode(_ name: String) throws {
+    func positionsFromTheDecode(_ name: String) async throws {
         let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
         let directory = try TemporaryDirectory()
-        let oracle = try LengthOracle(input)
+        let oracle = try await LengthOracle(input)
         #expect(oracle.frames > 0)
-        let info = try CLI.run(["info", "--json", input.path])
+        let info = try await CLI.run(["info", "--json", input.path])
         #expect(try jsonObject(info.outputLines.first ?? "")["frames"] as? Int == oracle.frames, "info: \(info.outputText)")
         for threads in ["1", "2"] {
             for reverse in [false, true] {
                 let output = directory.file("out-\(threads)-\(reverse).wav")
-                let result = try CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
+                let result = try await CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
                 #expect(result.status == 0, "\(result.errorText)")
                 #expect(!result.errorText.contains("every frame intact"), "\(result.errorText)")
-                #expect(try FFmpegOracle.samples(of: output) == (reverse ? oracle.reversedSamples : oracle.samples),
+                #expect(try await FFmpegOracle.samples(of: output) == (reverse ? oracle.reversedSamples : oracle.samples),
                         "\(name) --threads \(threads) reverse=\(reverse)")
             }
         }
         let range = (oracle.frames / 4)..<(oracle.frames * 3 / 4)
         let cut = directory.file("cut.flac")
-        let trimmed = try CLI.run(["trim", input.path, cut.path, "--start", "\(range.lowerBound)s", "--end", "\(range.upperBound)s"])
+        let trimmed = try await CLI.run(["trim", input.path, cut.path, "--start", "\(range.lowerBound)s", "--end", "\(range.upperBound)s"])
         #expect(trimmed.status == 0, "\(trimmed.errorText)")
-        #expect(try FFmpegOracle.samples(of: cut) == oracle.slice(range), "trim \(range)")
+        #expect(try await FFmpegOracle.samples(of: cut) == oracle.slice(range), "trim \(range)")
     }
 
     /// A FLAC packet holding three frames (the fuzzer's): FFmpeg's frame threads decode only the
@@ -61,21 +61,21 @@ import TestSupport
     /// the scan before anything else is, whether or not every frame's CRC is checked.
     @Test("a FLAC packet holding several frames: info, convert and its reversal on one and two threads all take the one-thread decode",
           arguments: inputs.filter { $0.hasPrefix("frame-threads-") })
-    func framesOfOnePacket(_ name: String) throws {
+    func framesOfOnePacket(_ name: String) async throws {
         let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
         let directory = try TemporaryDirectory()
         // The oracle decodes on one thread (FFmpegOracle.decoderThreads).
-        let forward = try FFmpegOracle.samples(of: input)
+        let forward = try await FFmpegOracle.samples(of: input)
         let frames = forward.count / 2
         #expect(frames == 41472, "ffmpeg -threads 1 decodes \(frames) frames")
-        let info = try CLI.run(["info", "--json", input.path])
+        let info = try await CLI.run(["info", "--json", input.path])
         #expect(try jsonObject(info.outputLines.first ?? "")["frames"] as? Int == frames, "info: \(info.outputText)")
         for threads in ["1", "2"] {
             for reverse in [false, true] {
                 let output = directory.file("out-\(threads)-\(reverse).wav")
-                let result = try CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
+                let result = try await CLI.convert(input, output, reverse: reverse, ["-y", "--threads", threads])
                 #expect(result.status == 0, "\(result.errorText)")
-                #expect(try FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input) : forward),
+                #expect(try await FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input) : forward),
                         "\(name) --threads \(threads) reverse=\(reverse)")
             }
         }
@@ -86,18 +86,18 @@ import TestSupport
     /// landed past every decodable packet, and the reversal came out empty).
     @Test("a file whose count fails is decoded from its start: forwards and reversed as ffmpeg decodes it",
           arguments: inputs.filter { $0.hasPrefix("rewind-") })
-    func decodedFromTheStart(_ name: String) throws {
+    func decodedFromTheStart(_ name: String) async throws {
         let input = Fixtures.directory.appendingPathComponent("fuzz-regressions/\(name)")
         let directory = try TemporaryDirectory()
         // ffmpeg gives up on a file where most packets fail unless told to take any error rate.
         let tolerant = ["-max_error_rate", "1"]
-        let forward = try FFmpegOracle.samples(of: input, tolerant)
+        let forward = try await FFmpegOracle.samples(of: input, tolerant)
         #expect(!forward.isEmpty)
         for reverse in [false, true] {
             let output = directory.file("out\(reverse).wav")
-            let result = try CLI.convert(input, output, reverse: reverse, ["-y"])
+            let result = try await CLI.convert(input, output, reverse: reverse, ["-y"])
             #expect(result.status == 0, "\(result.errorText)")
-            #expect(try FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input, tolerant) : forward),
+            #expect(try await FFmpegOracle.samples(of: output) == (reverse ? FFmpegOracle.reversedSamples(of: input, tolerant) : forward),
                     "\(name) reverse=\(reverse)")
         }
     }

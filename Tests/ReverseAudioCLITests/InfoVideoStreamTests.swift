@@ -4,16 +4,16 @@ import TestSupport
 
 /// `info` on a video file: every video stream (codec, size, frame rate, duration) beside the
 /// audio, and the audio stream's own bit rate, as ffprobe reports them (issue 20).
-@Suite struct InfoVideoStreamTests {
+@Suite(.runsProcesses) struct InfoVideoStreamTests {
     @Test("info --json lists each video stream as ffprobe does, and the audio stream's own bit rate",
           arguments: ["h264-25fps-51aac.mov", "h264-30fps-bframes-aac.mp4", "h264-vfr-pcm.mkv"])
-    func videoStreams(_ name: String) throws {
+    func videoStreams(_ name: String) async throws {
         let file = Fixtures.video(name)
-        let result = try CLI.run(["info", "--json", file.path])
+        let result = try await CLI.run(["info", "--json", file.path])
         #expect(result.status == 0, "\(result.errorText)")
         let info = try jsonObject(result.outputLines.first ?? "")
         let listed = try #require(info["videoStreams"] as? [[String: Any]], "\(result.outputText)")
-        let probed = try VideoOracle.streams(of: file)
+        let probed = try await VideoOracle.streams(of: file)
         let videos = probed.filter { $0["codec_type"] as? String == "video" }
         #expect(listed.count == videos.count, "\(listed.count) listed, ffprobe has \(videos.count)")
         for (ours, theirs) in zip(listed, videos) {
@@ -38,8 +38,8 @@ import TestSupport
     }
 
     @Test("info's text names the video stream and the audio stream's bit rate")
-    func textListsVideo() throws {
-        let result = try CLI.run(["info", Fixtures.video("h264-25fps-51aac.mov").path])
+    func textListsVideo() async throws {
+        let result = try await CLI.run(["info", Fixtures.video("h264-25fps-51aac.mov").path])
         #expect(result.status == 0, "\(result.errorText)")
         let video = try #require(result.outputLines.first { $0.hasPrefix("  video ") }, "\(result.outputText)")
         #expect(video.contains("h264") && video.contains("96×64") && video.contains("25 fps"), "\(video)")
@@ -47,8 +47,8 @@ import TestSupport
     }
 
     @Test("an audio file lists no video stream")
-    func audioHasNone() throws {
-        let result = try CLI.run(["info", "--json", Fixtures.url("flac-s16-2ch-44100.flac").path])
+    func audioHasNone() async throws {
+        let result = try await CLI.run(["info", "--json", Fixtures.url("flac-s16-2ch-44100.flac").path])
         let info = try jsonObject(result.outputLines.first ?? "")
         #expect((info["videoStreams"] as? [Any])?.isEmpty == true, "\(result.outputText)")
     }

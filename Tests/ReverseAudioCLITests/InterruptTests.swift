@@ -3,26 +3,26 @@ import Testing
 import TestSupport
 
 /// A conversion stopped from outside (Ctrl-C, a closed pipe) leaves nothing in the output folder.
-@Suite struct InterruptTests {
+@Suite(.runsProcesses) struct InterruptTests {
     /// `convert LONG.mp3 DIRECTORY/out.wav --progress json`, running, its first progress line seen.
     struct RunningConversion {
         let process = Process()
         /// True when a progress line arrived, so the conversion (and its signal handling) started.
         let sawProgress: Bool
-        private let drained = DispatchSemaphore(value: 0)
+        private let drained = AsyncFlag()
 
         /// - Parameter closeStandardError: stop reading standard error after the first line and
         ///   close its pipe, as `| head -1` would.
         init(into directory: TemporaryDirectory, reverse: Bool, closeStandardError: Bool = false,
-             outputName: String = "out.wav") throws {
+             outputName: String = "out.wav") async throws {
             process.executableURL = BuiltProducts.reverseAudio
-            process.arguments = CLI.convertArguments(try LongInputs.mp3FourMinutes().path, directory.file(outputName).path,
+            process.arguments = CLI.convertArguments(try await LongInputs.mp3FourMinutes().path, directory.file(outputName).path,
                                                      reverse: reverse, ["--progress", "json"])
             let standardError = Pipe()
             process.standardError = standardError
             process.standardOutput = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            let started = DispatchSemaphore(value: 0)
+            let started = AsyncFlag()
             let reader = standardError.fileHandleForReading
             let drained = drained
             DispatchQueue.global().async {
@@ -30,29 +30,29 @@ import TestSupport
                 while case let data = reader.availableData, !data.isEmpty {
                     if !signalled, data.contains(UInt8(ascii: "\n")) {
                         signalled = true
-                        started.signal()
+                        started.raise()
                         if closeStandardError { break }
                     }
                 }
                 try? reader.close()
-                drained.signal()
+                drained.raise()
             }
             try process.run()
-            sawProgress = started.wait(timeout: .now() + 5) == .success
+            sawProgress = await started.wait(upTo: 5)
         }
 
-        func waitUntilExit() {
-            process.waitUntilExit()
-            drained.wait()
+        func waitUntilExit() async {
+            await process.exited()
+            await drained.wait()
         }
     }
 
     @Test("SIGINT mid-conversion exits 130 and leaves no output", arguments: [false, true])
-    func sigint(_ reverse: Bool) throws {
+    func sigint(_ reverse: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let conversion = try RunningConversion(into: directory, reverse: reverse)
+        let conversion = try await RunningConversion(into: directory, reverse: reverse)
         conversion.process.interrupt()
-        conversion.waitUntilExit()
+        await conversion.waitUntilExit()
         #expect(conversion.sawProgress, "no progress line before the interrupt")
         #expect(conversion.process.terminationReason == .exit)
         #expect(conversion.process.terminationStatus == 130)
@@ -61,12 +61,12 @@ import TestSupport
 
     @Test("SIGTERM during a reversal into an encoded format exits 143 and leaves neither output nor temporary file",
           arguments: ["out.flac", "out.m4a"])
-    func sigtermEncoded(_ name: String) throws {
+    func sigtermEncoded(_ name: String) async throws {
         let directory = try TemporaryDirectory()
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
-        let conversion = try RunningConversion(into: directory, reverse: true, outputName: name)
+        let conversion = try await RunningConversion(into: directory, reverse: true, outputName: name)
         conversion.process.terminate()
-        conversion.waitUntilExit()
+        await conversion.waitUntilExit()
         #expect(conversion.sawProgress, "no progress line before the signal")
         #expect(conversion.process.terminationStatus == 143)
         #expect(directory.contents.isEmpty, "left behind: \(directory.contents)")
@@ -75,10 +75,10 @@ import TestSupport
     }
 
     @Test("a closed standard error pipe leaves no partial file", arguments: [false, true])
-    func closedPipe(_ reverse: Bool) throws {
+    func closedPipe(_ reverse: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let conversion = try RunningConversion(into: directory, reverse: reverse, closeStandardError: true)
-        conversion.waitUntilExit()
+        let conversion = try await RunningConversion(into: directory, reverse: reverse, closeStandardError: true)
+        await conversion.waitUntilExit()
         #expect(conversion.sawProgress)
         #expect(!directory.contents.contains { $0.hasSuffix(".partial") },
                 "left behind: \(directory.contents); exit \(conversion.process.terminationStatus), \(conversion.process.terminationReason)")

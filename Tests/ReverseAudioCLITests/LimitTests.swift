@@ -7,7 +7,7 @@ import Glibc
 
 /// Issue 19, items 1, 2, 5, 7, 8 and 9: hostile values, outputs that are inputs, pictures too
 /// big, plans with odd names, permissions.
-@Suite struct LimitTests {
+@Suite(.runsProcesses) struct LimitTests {
     static let input = "wav-pcm_s16le-1ch-8000.wav"
 
     // MARK: 1. Time values past the limits
@@ -31,7 +31,7 @@ import Glibc
     ]
 
     @Test("a time past the limits is a usage error (64) naming the limit, and nothing is written", arguments: hostile)
-    func hostileTime(_ template: [String]) throws {
+    func hostileTime(_ template: [String]) async throws {
         let directory = try TemporaryDirectory()
         try copyFixture(Self.input, into: directory, as: "in.wav")
         var arguments: [String] = []
@@ -48,7 +48,7 @@ import Glibc
             }
         }
         let before = directory.contents
-        let result = try CLI.run(arguments)
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64, "\(template): exit \(result.status): \(result.errorText)")
         #expect(result.errorReports.count == 1, "\(template): \(result.errorText)")
         let named = ["1000000 s", "86400 s", "1000000000000s", "24 hours"].contains { result.errorText.contains($0) }
@@ -58,12 +58,12 @@ import Glibc
     }
 
     @Test("a silence given in frames is checked at the output's rate: 24 hours at 8000 Hz")
-    func silenceInFrames() throws {
+    func silenceInFrames() async throws {
         let directory = try TemporaryDirectory()
         let input = try copyFixture(Self.input, into: directory, as: "in.wav")
-        let ok = try CLI.run(["trim", input.path, directory.file("ok.wav").path, "--duration", "0.1", "--pad-end", "800s"])
+        let ok = try await CLI.run(["trim", input.path, directory.file("ok.wav").path, "--duration", "0.1", "--pad-end", "800s"])
         #expect(ok.status == 0, "\(ok.errorText)")
-        let refused = try CLI.run(["trim", input.path, directory.file("no.wav").path, "--pad-end", "691200001s"])
+        let refused = try await CLI.run(["trim", input.path, directory.file("no.wav").path, "--pad-end", "691200001s"])
         #expect(refused.status == 64, "\(refused.errorText)")
         #expect(refused.errorText.contains("24 hours") && refused.errorText.contains("691200000 frames at 8000 Hz"), "\(refused.errorText)")
         #expect(directory.contents == ["in.wav", "ok.wav"])
@@ -75,14 +75,14 @@ import Glibc
                       ["video", "IN", "OUT.mp4", "--crf", "nan"], ["video", "IN", "OUT.mp4", "--memory-limit", "9223372036854775807"],
                       ["waveform", "IN", "PNG", "--width", "99999999999999999999"], ["convert", "IN", "OUT", "--start", "inf"],
                       ["convert", "IN", "OUT", "--start", "0x10"], ["convert", "IN", "OUT", "--start", "-1"]])
-    func hostileNumbers(_ template: [String]) throws {
+    func hostileNumbers(_ template: [String]) async throws {
         let directory = try TemporaryDirectory()
         try copyFixture(Self.input, into: directory, as: "in.wav")
         let arguments = template.map {
             $0 == "IN" ? directory.file("in.wav").path : $0 == "PNG" ? directory.file("o.png").path
                 : $0.hasPrefix("OUT") ? directory.file("o" + $0.dropFirst(3) + ($0 == "OUT" ? ".wav" : "")).path : $0
         }
-        let result = try CLI.run(arguments)
+        let result = try await CLI.run(arguments)
         #expect(result.status == 64, "\(template): exit \(result.status): \(result.errorText)")
         #expect(directory.contents == ["in.wav"])
     }
@@ -90,18 +90,18 @@ import Glibc
     // MARK: 2. The space a long output needs, said before writing
 
     @Test("a padded WAV bigger than the free space is refused up front, naming both sizes")
-    func freeSpace() throws {
+    func freeSpace() async throws {
         let directory = try TemporaryDirectory()
         // 8 channels of 32-bit at 384 kHz: 24 hours of silence would be 2.6 TB.
         let input = directory.file("wide.wav")
-        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=384000:cl=7.1",
+        let made = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=384000:cl=7.1",
                                                    "-t", "0.01", "-c:a", "pcm_s32le", input.path])
         try #require(made.status == 0, "\(made.errorText)")
-        let result = try CLI.run(["trim", input.path, directory.file("out.wav").path, "--pad-end", "86000"])
+        let result = try await CLI.run(["trim", input.path, directory.file("out.wav").path, "--pad-end", "86000"])
         #expect(result.status == 1, "\(result.errorText)")
         #expect(result.errorText.contains("TB") && result.errorText.contains("free"), "\(result.errorText)")
         #expect(directory.contents == ["wide.wav"])
-        let aiff = try CLI.run(["trim", input.path, directory.file("out.aiff").path, "--pad-end", "400"])
+        let aiff = try await CLI.run(["trim", input.path, directory.file("out.aiff").path, "--pad-end", "400"])
         #expect(aiff.status == 64 && aiff.errorText.contains("4 GiB"), "\(aiff.errorText)")
         #expect(directory.contents == ["wide.wav"])
     }
@@ -109,7 +109,7 @@ import Glibc
     // MARK: 5. An output is never an input, through any link
 
     @Test("compose's output may not be its plan: directly, through a symbolic link or a hard link")
-    func planIsNotOutput() throws {
+    func planIsNotOutput() async throws {
         let directory = try TemporaryDirectory()
         try copyFixture(Self.input, into: directory, as: "in.wav")
         let plan = directory.file("plan.txt")
@@ -118,7 +118,7 @@ import Glibc
         try FileManager.default.createSymbolicLink(atPath: directory.file("link.wav").path, withDestinationPath: "plan.txt")
         try #require(link(plan.path, directory.file("hard.wav").path) == 0)
         for output in ["plan.txt", "link.wav", "hard.wav"] {
-            let result = try CLI.run(["compose", plan.path, "-o", directory.file(output).path, "-y", "--format", "wav"])
+            let result = try await CLI.run(["compose", plan.path, "-o", directory.file(output).path, "-y", "--format", "wav"])
             #expect(result.status != 0, "\(output): \(result.errorText)")
             #expect(result.errorText.contains("input"), "\(output): \(result.errorText)")
             #expect(try String(contentsOf: plan, encoding: .utf8) == text, "\(output): the plan was replaced")
@@ -129,19 +129,19 @@ import Glibc
     // MARK: 7. Picture sizes
 
     @Test("waveform: the largest picture works within the stated memory; larger is a usage error naming the limit")
-    func waveformSizes() throws {
+    func waveformSizes() async throws {
         let directory = try TemporaryDirectory()
         let input = Fixtures.url(Self.input).path
-        let refused = try CLI.run(["waveform", input, directory.file("big.png").path, "--width", "16384", "--height", "16384"])
+        let refused = try await CLI.run(["waveform", input, directory.file("big.png").path, "--width", "16384", "--height", "16384"])
         #expect(refused.status == 64 && refused.errorText.contains("4096"), "\(refused.errorText)")
         let output = directory.file("max.png")
-        let result = try ProcessRunner.run("/usr/bin/time", ["-f", "peak-kib=%M", BuiltProducts.reverseAudio.path,
+        let result = try await ProcessRunner.run("/usr/bin/time", ["-f", "peak-kib=%M", BuiltProducts.reverseAudio.path,
                                                             "waveform", input, output.path, "--width", "16384", "--height", "4096"])
         #expect(result.status == 0, "\(result.errorText)")
         let peak = result.errorLines.last { $0.hasPrefix("peak-kib=") }.flatMap { Int($0.dropFirst(9)) }
         let kib = try #require(peak, "no peak from /usr/bin/time: \(result.errorText)")
         #expect(kib < 1024 * 1024, "peak RSS \(kib / 1024) MiB: the help promises under 1 GiB")
-        let size = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", output.path])
+        let size = try await ProcessRunner.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", output.path])
         #expect(size.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "16384,4096", "\(size.outputText)")
         #expect(directory.contents == ["max.png"])
     }
@@ -149,35 +149,35 @@ import Glibc
     // MARK: 8. Plans: quotes, `#`, control characters
 
     @Test("a quoted plan name may hold # and a doubled quote; a NUL is an error naming the line")
-    func planNames() throws {
+    func planNames() async throws {
         let directory = try TemporaryDirectory()
         try copyFixture(Self.input, into: directory, as: "take #1.wav")
         try copyFixture(Self.input, into: directory, as: "say \"hi\".wav")
         try "\"take #1.wav\" 0 0.25   # a comment\n\"say \"\"hi\"\".wav\" 0.25 0.5\r\n".write(
             to: directory.file("plan.txt"), atomically: true, encoding: .utf8)
-        let result = try CLI.run(["compose", directory.file("plan.txt").path, "-o", directory.file("out.wav").path])
+        let result = try await CLI.run(["compose", directory.file("plan.txt").path, "-o", directory.file("out.wav").path])
         #expect(result.status == 0, "\(result.errorText)")
-        #expect(try FFmpegOracle.samples(of: directory.file("out.wav")).count == 4000)
+        #expect(try await FFmpegOracle.samples(of: directory.file("out.wav")).count == 4000)
 
         try Data("\"take #1.wav\" 0 0.25\n\"take #1.wav\" 1\0junk\n".utf8).write(to: directory.file("nul.txt"))
-        let nul = try CLI.run(["compose", directory.file("nul.txt").path, "-o", directory.file("nul.wav").path])
+        let nul = try await CLI.run(["compose", directory.file("nul.txt").path, "-o", directory.file("nul.wav").path])
         #expect(nul.status == 64, "\(nul.errorText)")
         #expect(nul.errorText.contains("line 2") && nul.errorText.contains("\\0"), "\(nul.errorText)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("nul.wav").path))
         try Data("\"unclosed.wav 0 1\n".utf8).write(to: directory.file("open.txt"))
-        let open = try CLI.run(["compose", directory.file("open.txt").path, "-o", directory.file("open.wav").path])
+        let open = try await CLI.run(["compose", directory.file("open.txt").path, "-o", directory.file("open.wav").path])
         #expect(open.status == 64 && open.errorText.contains("line 1") && open.errorText.contains("quote"), "\(open.errorText)")
     }
 
     // MARK: 9. Resampling to 1 Hz; -y and permissions
 
     @Test("convert --sample-rate 1 gives ffmpeg's 0 frames and calls nothing truncated")
-    func sampleRateOne() throws {
+    func sampleRateOne() async throws {
         let directory = try TemporaryDirectory()
-        let result = try CLI.run(["convert", Fixtures.url(Self.input).path, directory.file("out.wav").path, "--sample-rate", "1"])
+        let result = try await CLI.run(["convert", Fixtures.url(Self.input).path, directory.file("out.wav").path, "--sample-rate", "1"])
         #expect(result.status == 0, "\(result.errorText)")
         #expect(!result.errorText.contains("truncated"), "\(result.errorText)")
-        #expect(try FFmpegOracle.samples(of: directory.file("out.wav")).count
+        #expect(try await FFmpegOracle.samples(of: directory.file("out.wav")).count
                 == FFmpegOracle.samples(of: Fixtures.url(Self.input), ["-ar", "1"]).count)
     }
 
@@ -186,7 +186,7 @@ import Glibc
 
     @Test("-y run by a user who may write the folder but not the file leaves the file alone, as cp does",
           .enabled(if: canDropPrivileges, "needs root to run the tool as nobody (setpriv)"))
-    func overwriteNeedsWritePermission() throws {
+    func overwriteNeedsWritePermission() async throws {
         let directory = try TemporaryDirectory()
         let folder = directory.file("shared")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -200,18 +200,18 @@ import Glibc
         chown(folder.path, 65534, 65534)
         chmod(directory.url.path, 0o755)
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.reverseAudio.path]
-        let copied = try ProcessRunner.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "cp", input.path, theirs.path])
+        let copied = try await ProcessRunner.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "cp", input.path, theirs.path])
         #expect(copied.status != 0, "cp itself would refuse: \(copied.errorText)")
-        let result = try ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, theirs.path, "-y"])
+        let result = try await ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, theirs.path, "-y"])
         #expect(result.status == 1, "\(result.errorText)")
         #expect(result.errorText.contains("permission denied") && result.errorText.contains("theirs.wav"), "\(result.errorText)")
         #expect(try Data(contentsOf: theirs) == Data("someone else's".utf8))
         #expect(folderContents(folder) == ["in.wav", "theirs.wav"])
         // A file nobody may write is replaced as before.
         let own = folder.appendingPathComponent("own.wav")
-        let first = try ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, own.path])
+        let first = try await ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, own.path])
         #expect(first.status == 0, "\(first.errorText)")
-        let again = try ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, own.path, "-y", "--reverse"])
+        let again = try await ProcessRunner.run("/usr/bin/setpriv", nobody + ["convert", input.path, own.path, "-y", "--reverse"])
         #expect(again.status == 0, "\(again.errorText)")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// What a batch's `--manifest` may be, and what it holds after faults.
-@Suite struct ManifestSafetyTests {
+@Suite(.runsProcesses) struct ManifestSafetyTests {
     static let audio = "mp3-cbr128-xing-2ch-44100.mp3"
 
     /// How a manifest can be an input (issue 28, item 5): the glob `--manifest *.mp3` (the first
@@ -15,7 +15,7 @@ import TestSupport
 
     @Test("a manifest that is an input, by any name, is a usage error and leaves every file as it was",
           arguments: InputManifest.allCases)
-    func manifestIsAnInput(_ kind: InputManifest) throws {
+    func manifestIsAnInput(_ kind: InputManifest) async throws {
         let directory = try TemporaryDirectory()
         let a = try copyFixture(Self.audio, into: directory, as: "a.mp3")
         let b = try copyFixture(Self.audio, into: directory, as: "b.mp3")
@@ -36,7 +36,7 @@ import TestSupport
         }
         let before = try [a, b, list].map { try Data(contentsOf: $0) }
         let contents = directory.contents
-        let result = try CLI.run(["reverse"] + arguments + ["-o", directory.file("out").path], in: directory.url)
+        let result = try await CLI.run(["reverse"] + arguments + ["-o", directory.file("out").path], in: directory.url)
         expectUsageError(result, naming: "--manifest")
         #expect(try [a, b, list].map { try Data(contentsOf: $0) } == before, "an input changed")
         #expect(directory.contents == contents, "something was written: \(directory.contents)")
@@ -45,7 +45,9 @@ import TestSupport
     // MARK: Torn lines (issue 28, item 6)
 
     /// True where `prlimit` (util-linux) can cap the size of the files a run writes.
-    static let canLimitFileSize = (try? ProcessRunner.run("prlimit", ["--fsize=1024", "true"]).status) == 0
+    static func canLimitFileSize() async -> Bool {
+        (try? await ProcessRunner.run("prlimit", ["--fsize=1024", "true"]).status) == 0
+    }
 
     /// Two whole lines of 414 bytes: a manifest 196 bytes short of a 1 KiB size limit.
     static let earlierLines = String(repeating: "{\"input\":\"\(String(repeating: "x", count: 400))\"}\n", count: 2)
@@ -58,30 +60,30 @@ import TestSupport
     }
 
     @Test("a line that does not fit (a file size limit, as a full disk) is not written at all; a rerun appends whole lines",
-          .enabled(if: canLimitFileSize, "needs prlimit"))
-    func lineThatDoesNotFit() throws {
+          .enabled("needs prlimit") { await canLimitFileSize() })
+    func lineThatDoesNotFit() async throws {
         let directory = try TemporaryDirectory()
         let manifest = directory.file("m.jsonl")
         try Self.earlierLines.write(to: manifest, atomically: true, encoding: .utf8)
         let arguments = ["reverse", Fixtures.url("edge-one-frame.wav").path, "-o", directory.file("out").path, "--manifest", manifest.path]
         // Files of at most 1 KiB: the one-frame output and its record fit, the manifest's line does not.
-        let limited = try ProcessRunner.run("prlimit", ["--fsize=1024", BuiltProducts.reverseAudio.path] + arguments)
+        let limited = try await ProcessRunner.run("prlimit", ["--fsize=1024", BuiltProducts.reverseAudio.path] + arguments)
         #expect(limited.status == 74, "\(limited.errorText)")
         #expect(limited.errorText.contains("m.jsonl"), "\(limited.errorText)")
         #expect(try String(contentsOf: manifest, encoding: .utf8) == Self.earlierLines, "the manifest kept part of a line")
-        let rerun = try CLI.run(arguments)
+        let rerun = try await CLI.run(arguments)
         #expect(rerun.status == 0, "\(rerun.errorText)")
         let objects = try Self.objects(manifest)
         #expect(objects.count == 3 && objects.last?["status"] as? String == "skipped", "\(objects)")
     }
 
     @Test("a manifest that ends in a torn line (a run killed mid-write) has the fragment removed before the next line, and says so")
-    func tornLastLine() throws {
+    func tornLastLine() async throws {
         let directory = try TemporaryDirectory()
         let manifest = directory.file("m.jsonl")
         let whole = String(Self.earlierLines.split(separator: "\n")[0]) + "\n"
         try (whole + "{\"input\":\"a.mp3\",\"outp").write(to: manifest, atomically: true, encoding: .utf8)
-        let result = try CLI.run(["reverse", Fixtures.url("edge-one-frame.wav").path, "-o", directory.file("out").path,
+        let result = try await CLI.run(["reverse", Fixtures.url("edge-one-frame.wav").path, "-o", directory.file("out").path,
                                   "--manifest", manifest.path])
         #expect(result.status == 0, "\(result.errorText)")
         #expect(result.warningReports.contains { $0.contains("m.jsonl") && $0.contains("torn line") }, "\(result.errorText)")

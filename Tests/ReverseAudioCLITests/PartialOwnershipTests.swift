@@ -10,15 +10,15 @@ import Glibc
 /// removed only when that lock can be had. It used to trust `kill(pid, 0)`, so a run in another
 /// PID namespace (or on another host sharing the folder) removed a live run's partial, which
 /// then failed "could not move the finished file into place" (issue 28, item 3).
-@Suite(.serialized) struct PartialOwnershipTests {
+@Suite(.serialized, .runsProcesses) struct PartialOwnershipTests {
     static let input = Fixtures.url("wav-pcm_s16le-1ch-8000.wav")
 
     /// A PID that names no process here (one that has exited).
-    static func deadPID() throws -> pid_t {
+    static func deadPID() async throws -> pid_t {
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
         try finished.run()
-        finished.waitUntilExit()
+        await finished.exited()
         return finished.processIdentifier
     }
 
@@ -35,57 +35,57 @@ import Glibc
     }
 
     @Test("a partial whose writer holds its lock is kept though its PID names nobody here; once the lock goes, it is swept")
-    func heldPartialIsKept() throws {
+    func heldPartialIsKept() async throws {
         let directory = try TemporaryDirectory()
-        let partial = directory.file(".reverse-audio-\(try Self.deadPID())-1a2b3c.partial")
+        let partial = directory.file(".reverse-audio-\(try await Self.deadPID())-1a2b3c.partial")
         try Data("a run in another PID namespace is writing this".utf8).write(to: partial)
         let held = try #require(try Self.lock(partial))
-        let first = try CLI.convert(Self.input, directory.file("a.wav"), reverse: false)
+        let first = try await CLI.convert(Self.input, directory.file("a.wav"), reverse: false)
         #expect(first.status == 0, "\(first.errorText)")
         #expect(directory.contents == [partial.lastPathComponent, "a.wav"].sorted())
         close(held)
-        let second = try CLI.convert(Self.input, directory.file("b.wav"), reverse: false)
+        let second = try await CLI.convert(Self.input, directory.file("b.wav"), reverse: false)
         #expect(second.status == 0, "\(second.errorText)")
         #expect(directory.contents == ["a.wav", "b.wav"])
     }
 
     @Test("a running conversion holds the lock on its partial; a SIGKILL releases it")
-    func writerHoldsTheLock() throws {
+    func writerHoldsTheLock() async throws {
         let directory = try TemporaryDirectory()
-        let long = try LongInputs.mp3FourMinutes().path
+        let long = try await LongInputs.mp3FourMinutes().path
         let tool = try RunningTool(["convert", long, directory.file("out.flac").path, "--reverse", "--threads", "1"])
-        let started = tool.wait(upTo: 30) { directory.contents.contains { $0.hasSuffix(".partial") } }
+        let started = await tool.wait(upTo: 30) { directory.contents.contains { $0.hasSuffix(".partial") } }
         try #require(started, "convert never got going: \(tool.errorText)")
         let name = try #require(directory.contents.first { $0.hasSuffix(".partial") })
         let partial = directory.file(name)
         let whileRunning = try Self.lock(partial)
         #expect(whileRunning == nil, "the lock on \(partial.lastPathComponent) was free while convert wrote it")
         if let whileRunning { close(whileRunning) }
-        _ = tool.stop(with: SIGKILL)
+        _ = await tool.stop(with: SIGKILL)
         let afterKill = try Self.lock(partial)
         #expect(afterKill != nil, "the lock outlived the run")
         if let afterKill { close(afterKill) }
     }
 
     /// True when this process may make a PID namespace (`unshare`, as root).
-    static var canUnshare: Bool {
-        (try? ProcessRunner.run("unshare", ["--pid", "--fork", "--mount-proc", "true"]).status) == 0
+    static func canUnshare() async -> Bool {
+        (try? await ProcessRunner.run("unshare", ["--pid", "--fork", "--mount-proc", "true"]).status) == 0
     }
 
-    @Test("a run in another PID namespace leaves a live run's partial alone", .enabled(if: canUnshare))
-    func otherNamespace() throws {
+    @Test("a run in another PID namespace leaves a live run's partial alone", .enabled { await canUnshare() })
+    func otherNamespace() async throws {
         let directory = try TemporaryDirectory()
-        let long = try LongInputs.mp3FourMinutes().path
+        let long = try await LongInputs.mp3FourMinutes().path
         let output = directory.file("long.flac")
         let tool = try RunningTool(["convert", long, output.path, "--reverse", "--threads", "1"])
-        let started = tool.wait(upTo: 30) { directory.contents.contains { $0.hasSuffix(".partial") } }
+        let started = await tool.wait(upTo: 30) { directory.contents.contains { $0.hasSuffix(".partial") } }
         try #require(started, "convert never got going: \(tool.errorText)")
         // The run in the other namespace sees no process with the first run's PID.
-        let other = try ProcessRunner.run("unshare", ["--pid", "--fork", "--mount-proc", BuiltProducts.reverseAudio.path,
+        let other = try await ProcessRunner.run("unshare", ["--pid", "--fork", "--mount-proc", BuiltProducts.reverseAudio.path,
                                                       "convert", Self.input.path, directory.file("short.wav").path])
         #expect(other.status == 0, "\(other.errorText)")
         #expect(directory.contents.contains { $0.hasSuffix(".partial") } || tool.hasExited, "the live run's partial was removed")
-        #expect(tool.waitUntilExit(timeout: 120))
+        #expect(await tool.waitUntilExit(timeout: 120))
         #expect(tool.process.terminationStatus == 0, "\(tool.errorText)")
         #expect(directory.contents == ["long.flac", "short.wav"])
     }

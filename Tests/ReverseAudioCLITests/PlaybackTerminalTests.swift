@@ -6,15 +6,15 @@ import Glibc
 #endif
 
 /// `play` on a terminal, driven through tmux: the status line, the keys, a quick and clean exit.
-@Suite(.serialized) struct PlaybackTerminalTests {
+@Suite(.serialized, .runsProcesses) struct PlaybackTerminalTests {
     /// A tmux server of our own (its socket in the test's folder), so nothing else's sessions
     /// are touched and nothing is left behind.
     struct Tmux {
         let socket: String
 
         @discardableResult
-        func run(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.run("tmux", ["-S", socket] + arguments)
+        func run(_ arguments: [String]) async throws -> ProcessResult {
+            try await ProcessRunner.run("tmux", ["-S", socket] + arguments)
         }
 
         /// Starts the session, its shell running `command`, with `remain-on-exit` so that the
@@ -22,7 +22,25 @@ import Glibc
         /// tmux server this forks would inherit the descriptor Process watches for the child's
         /// exit and keep it open, so the client would never be reaped. posix_spawn, with every
         /// descriptor above 2 closed, has nothing to leak.
-        func start(_ command: String, configuration: URL) throws -> Int32 {
+        /// Runs `body` with a tmux of its own on `socket`, whose server is killed afterwards,
+        /// whether `body` finished or threw.
+        static func with(socket: String, _ body: (Tmux) async throws -> Void) async throws {
+            let tmux = Tmux(socket: socket)
+            do {
+                try await body(tmux)
+            } catch {
+                await tmux.kill()
+                throw error
+            }
+            await tmux.kill()
+        }
+
+        /// ``spawn(_:configuration:)``, waited for on a thread of its own.
+        func start(_ command: String, configuration: URL) async throws -> Int32 {
+            try await ProcessRunner.onThreadOfItsOwn { [self] in spawn(command, configuration: configuration) }
+        }
+
+        private func spawn(_ command: String, configuration: URL) -> Int32 {
             let arguments = ["tmux", "-S", socket, "-f", configuration.path, "-u", "new-session", "-d", "-s", "play",
                              "-x", "150", "-y", "6", command]
             var actions = posix_spawn_file_actions_t()
@@ -56,25 +74,25 @@ import Glibc
             return status
         }
 
-        func screen() throws -> String { try run(["capture-pane", "-p", "-t", "play"]).outputText }
+        func screen() async throws -> String { try await run(["capture-pane", "-p", "-t", "play"]).outputText }
 
         /// Polls the screen until `predicate` holds or `timeout` seconds pass.
-        func waitForScreen(timeout: Double, _ predicate: (String) -> Bool) throws -> String {
+        func waitForScreen(timeout: Double, _ predicate: (String) -> Bool) async throws -> String {
             let deadline = Date(timeIntervalSinceNow: timeout)
-            var text = try screen()
+            var text = try await screen()
             while !predicate(text) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.02)
-                text = try screen()
+                try await Task.sleep(for: .milliseconds(20))
+                text = try await screen()
             }
             return text
         }
 
-        func kill() { _ = try? run(["kill-server"]) }
+        func kill() async { _ = try? await run(["kill-server"]) }
     }
 
     @Test("r flips the arrow, space pauses and resumes; q and Ctrl-C quit within 0.5 s with status 0 and the terminal as it was",
           arguments: ["q", "C-c"])
-    func keys(_ quitKey: String) throws {
+    func keys(_ quitKey: String) async throws {
         let directory = try TemporaryDirectory()
         let before = directory.file("before"), after = directory.file("after"), status = directory.file("status")
         // The null device takes frames as fast as they come: --loop keeps it playing until a key
@@ -87,35 +105,35 @@ import Glibc
             """.write(to: script, atomically: true, encoding: .utf8)
         let configuration = directory.file("tmux.conf")
         try "set -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
-        let tmux = Tmux(socket: directory.file("tmux.socket").path)
-        defer { tmux.kill() }
-        try #require(try tmux.start("sh '\(script.path)'", configuration: configuration) == 0, "tmux could not start a session")
+        try await Tmux.with(socket: directory.file("tmux.socket").path) { tmux in
+            try #require(try await tmux.start("sh '\(script.path)'", configuration: configuration) == 0, "tmux could not start a session")
 
-        let paused = try tmux.waitForScreen(timeout: 10) { $0.contains(">> forward (paused)") }
-        #expect(paused.contains(">> forward (paused)") && paused.contains("flac-s16-2ch-44100.flac")
-                && paused.contains("00:00.0 / 00:01.0"), "status line: \(paused)")
-        #expect(paused.contains("loop 00:00.0-00:01.0"), "the whole-file loop is shown: \(paused)")
+            let paused = try await tmux.waitForScreen(timeout: 10) { $0.contains(">> forward (paused)") }
+            #expect(paused.contains(">> forward (paused)") && paused.contains("flac-s16-2ch-44100.flac")
+                    && paused.contains("00:00.0 / 00:01.0"), "status line: \(paused)")
+            #expect(paused.contains("loop 00:00.0-00:01.0"), "the whole-file loop is shown: \(paused)")
 
-        try tmux.run(["send-keys", "-t", "play", "r"])
-        let flipped = try tmux.waitForScreen(timeout: 2) { $0.contains("<< reverse") }
-        #expect(flipped.contains("<< reverse (paused)") && !flipped.contains(">> forward"), "after r: \(flipped)")
+            try await tmux.run(["send-keys", "-t", "play", "r"])
+            let flipped = try await tmux.waitForScreen(timeout: 2) { $0.contains("<< reverse") }
+            #expect(flipped.contains("<< reverse (paused)") && !flipped.contains(">> forward"), "after r: \(flipped)")
 
-        try tmux.run(["send-keys", "-t", "play", "Space"])
-        let resumed = try tmux.waitForScreen(timeout: 2) { $0.contains("<< reverse") && !$0.contains("(paused)") }
-        #expect(resumed.contains("<< reverse") && !resumed.contains("(paused)"), "after space: \(resumed)")
+            try await tmux.run(["send-keys", "-t", "play", "Space"])
+            let resumed = try await tmux.waitForScreen(timeout: 2) { $0.contains("<< reverse") && !$0.contains("(paused)") }
+            #expect(resumed.contains("<< reverse") && !resumed.contains("(paused)"), "after space: \(resumed)")
 
-        try tmux.run(["send-keys", "-t", "play", quitKey])
-        let pressed = Date()
-        while !FileManager.default.fileExists(atPath: status.path) && Date().timeIntervalSince(pressed) < 5 {
-            Thread.sleep(forTimeInterval: 0.01)
+            try await tmux.run(["send-keys", "-t", "play", quitKey])
+            let pressed = Date()
+            while !FileManager.default.fileExists(atPath: status.path) && Date().timeIntervalSince(pressed) < 5 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let elapsed = Date().timeIntervalSince(pressed)
+            #expect(elapsed < 0.5, "\(quitKey) took \(elapsed) s to quit")
+            #expect((try? String(contentsOf: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+            let saved = try String(contentsOf: before, encoding: .utf8)
+            let restored = try String(contentsOf: after, encoding: .utf8)
+            #expect(!saved.isEmpty && saved == restored, "the terminal settings are restored")
+            let final = try await tmux.screen()
+            #expect(final.contains("played ") && final.contains("on null"), "the summary line: \(final)")
         }
-        let elapsed = Date().timeIntervalSince(pressed)
-        #expect(elapsed < 0.5, "\(quitKey) took \(elapsed) s to quit")
-        #expect((try? String(contentsOf: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        let saved = try String(contentsOf: before, encoding: .utf8)
-        let restored = try String(contentsOf: after, encoding: .utf8)
-        #expect(!saved.isEmpty && saved == restored, "the terminal settings are restored")
-        let final = try tmux.screen()
-        #expect(final.contains("played ") && final.contains("on null"), "the summary line: \(final)")
     }
 }

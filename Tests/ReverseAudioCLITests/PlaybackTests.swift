@@ -4,7 +4,7 @@ import TestSupport
 
 /// `play --to-file`: what the device would receive, checked frame by frame against the playback
 /// semantics applied to the ffmpeg CLI's forward decode.
-@Suite struct PlaybackTests {
+@Suite(.runsProcesses) struct PlaybackTests {
     /// A command on the output timeline: at frame `at`, `action` (with a frame or a region).
     typealias Event = (at: Int, action: String, value: Range<Int>?)
 
@@ -63,12 +63,12 @@ import TestSupport
         }.joined(separator: ";")
     }
 
-    static func play(_ input: URL, _ options: [String]) throws -> [Int16] {
+    static func play(_ input: URL, _ options: [String]) async throws -> [Int16] {
         let directory = try TemporaryDirectory()
         let output = directory.file("played.wav")
-        let result = try CLI.run(["play", input.path, "--to-file", output.path] + options)
+        let result = try await CLI.run(["play", input.path, "--to-file", output.path] + options)
         try #require(result.status == 0, "\(result.errorText)")
-        return try FFmpegOracle.samples(of: output)
+        return try await FFmpegOracle.samples(of: output)
     }
 
     /// Every fixture that decodes to the length it states (the wrong-length ones play their
@@ -94,16 +94,16 @@ import TestSupport
 
     @Test("a whole-file reverse play equals areverse, bit for bit (AAC too: its first chunks come from one decode from frame 0)",
           arguments: fixtures)
-    func reversePlay(_ name: String) throws {
+    func reversePlay(_ name: String) async throws {
         let input = Fixtures.url(name)
-        #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input), "\(name)")
+        #expect(try await Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input), "\(name)")
     }
 
     @Test("toggles, seeks and loops in both directions equal the semantics applied to the forward decode", arguments: fixtures)
-    func scripted(_ name: String) throws {
+    func scripted(_ name: String) async throws {
         let input = Fixtures.url(name)
-        let decode = try FFmpegOracle.samples(of: input)
-        let channels = try FFmpegOracle.probe(input).stream["channels"] as? Int ?? 1
+        let decode = try await FFmpegOracle.samples(of: input)
+        let channels = try await FFmpegOracle.probe(input).stream["channels"] as? Int ?? 1
         let n = decode.count / channels
         guard n > 20 else { return }
         let (a, b) = (n / 10, n / 4)
@@ -113,43 +113,43 @@ import TestSupport
         ]
         let script = Self.script(events)
         let limit = 3 * n
-        let played = try Self.play(input, ["--events", script, "--duration", "\(limit)s"])
+        let played = try await Self.play(input, ["--events", script, "--duration", "\(limit)s"])
         Self.expectMatch(played, Self.predict(decode, channels: channels, reverse: false, events: events, limit: limit), name,
                          "toggles, seeks, loops")
-        let looped = try Self.play(input, ["--reverse", "--loop-start", "\(a)s", "--loop-end", "\(b)s", "--duration", "\(5 * (b - a) + 3)s"])
+        let looped = try await Self.play(input, ["--reverse", "--loop-start", "\(a)s", "--loop-end", "\(b)s", "--duration", "\(5 * (b - a) + 3)s"])
         Self.expectMatch(looped, Self.predict(decode, channels: channels, reverse: true, loop: a..<b, events: [], limit: 5 * (b - a) + 3),
                          name, "a loop backwards")
         // Many wraps both ways: a short loop forward from before it, then backwards from past its end.
         let (c, d) = (n / 3, n / 3 + max(n / 50, 3))
         let wraps = 40 * (d - c) + 11
         let many = [(0, "loop", c..<d), (wraps, "reverse", nil), (wraps + 1, "seek", (n - 1)..<(n - 1))] as [Event]
-        let manyPlayed = try Self.play(input, ["--events", "0s:loop=\(c)s-\(d)s;\(wraps)s:reverse;\(wraps + 1)s:seek=\(n - 1)s",
+        let manyPlayed = try await Self.play(input, ["--events", "0s:loop=\(c)s-\(d)s;\(wraps)s:reverse;\(wraps + 1)s:seek=\(n - 1)s",
                                                "--duration", "\(2 * wraps)s"])
         Self.expectMatch(manyPlayed, Self.predict(decode, channels: channels, reverse: false, events: many, limit: 2 * wraps),
                          name, "forty wraps forward, then backwards")
     }
 
     @Test("AAC without noise substitution plays exactly: reversed, toggles, seeks and loops across chunks")
-    func aacWithoutNoise() throws {
+    func aacWithoutNoise() async throws {
         let directory = try TemporaryDirectory()
-        let input = try SignalFiles.make("clean.m4a", seconds: 20, in: directory.url, codecArguments: ["-c:a", "aac", "-aac_pns", "0"])
-        let decode = try FFmpegOracle.samples(of: input)
-        #expect(try Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input))
+        let input = try await SignalFiles.make("clean.m4a", seconds: 20, in: directory.url, codecArguments: ["-c:a", "aac", "-aac_pns", "0"])
+        let decode = try await FFmpegOracle.samples(of: input)
+        #expect(try await Self.play(input, ["--reverse"]) == FFmpegOracle.reversedSamples(of: input))
         let n = decode.count / 2
         let events: [Event] = [
             (40_000, "toggle", nil), (90_000, "seek", 600_000..<600_000), (150_000, "loop", 300_000..<333_333),
             (400_000, "reverse", nil), (700_000, "noloop", nil), (720_000, "seek", (n - 10)..<(n - 10)), (760_000, "forward", nil),
         ]
         let script = Self.script(events)
-        let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "800000s"])
+        let played = try await Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "800000s"])
         #expect(played == Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: 800_000))
     }
 
     @Test("1,000 random events on a 10-minute VBR -q:a 9 MP3 are exact")
-    func randomEvents() throws {
+    func randomEvents() async throws {
         let directory = try TemporaryDirectory()
-        let input = try SignalFiles.make("long.mp3", seconds: 600, in: directory.url, codecArguments: ["-c:a", "libmp3lame", "-q:a", "9"])
-        let decode = try FFmpegOracle.samples(of: input)
+        let input = try await SignalFiles.make("long.mp3", seconds: 600, in: directory.url, codecArguments: ["-c:a", "libmp3lame", "-q:a", "9"])
+        let decode = try await FFmpegOracle.samples(of: input)
         let n = decode.count / 2
         var generator = SplitMix(seed: 2026)
         var at = 0
@@ -171,18 +171,18 @@ import TestSupport
         }
         let script = Self.script(events)
         let limit = at + 5000
-        let played = try Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "\(limit)s"])
+        let played = try await Self.play(input, ["--from", "\(n / 2)s", "--events", script, "--duration", "\(limit)s"])
         let expected = Self.predict(decode, channels: 2, reverse: false, from: n / 2, events: events, limit: limit)
         #expect(played.count == expected.count)
         #expect(played == expected)
     }
 
     @Test("bad playback options: a marker past the end, a backwards loop, a bad event: one-line errors")
-    func badOptions() throws {
+    func badOptions() async throws {
         let input = Fixtures.url("flac-s16-2ch-44100.flac").path
         for options in [["--loop-start", "0.2", "--loop-end", "0.1", "--to-file", "/tmp/x.wav"], ["--from", "10", "--to-file", "/tmp/x.wav"],
                         ["--events", "1s:jump", "--to-file", "/tmp/x.wav"]] {
-            let result = try CLI.run(["play", input] + options)
+            let result = try await CLI.run(["play", input] + options)
             #expect(result.status != 0 && result.errorLines.first?.hasPrefix("reverse-audio: error: ") == true, "\(options): \(result.errorText)")
         }
     }

@@ -3,20 +3,20 @@ import Testing
 import TestSupport
 
 /// `reverse-audio reverse`: folders and files in, NAME-REVERSED.wav out, one table.
-@Suite struct ReverseBatchTests {
+@Suite(.runsProcesses) struct ReverseBatchTests {
     static let good = ["mp3-cbr128-xing-2ch-44100.mp3", "flac-s16-2ch-44100.flac"]
 
     /// Checks `output` holds exactly the reversal of each original (by output NAME), and with
     /// `verify` also NAME-REVERSED-REVERSED.wav equal to the original.
     static func expectOutputs(_ output: TemporaryDirectory, _ originals: [String: URL], verify: Bool = false,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let suffixes = verify ? ["-REVERSED.wav", "-REVERSED-REVERSED.wav"] : ["-REVERSED.wav"]
         #expect(output.outputs == originals.keys.flatMap { name in suffixes.map { name + $0 } }.sorted(),
                 sourceLocation: sourceLocation)
         for (name, original) in originals {
-            try expectReversal(output.file("\(name)-REVERSED.wav"), of: original, sourceLocation: sourceLocation)
+            try await expectReversal(output.file("\(name)-REVERSED.wav"), of: original, sourceLocation: sourceLocation)
             if verify {
-                #expect(try FFmpegOracle.samples(of: output.file("\(name)-REVERSED-REVERSED.wav"))
+                #expect(try await FFmpegOracle.samples(of: output.file("\(name)-REVERSED-REVERSED.wav"))
                             == FFmpegOracle.samples(of: original), sourceLocation: sourceLocation)
             }
         }
@@ -33,14 +33,14 @@ import TestSupport
     }
 
     @Test("a folder: good files reversed, a bad one reported, other files ignored", arguments: [false, true])
-    func mixedFolder(verify: Bool) throws {
+    func mixedFolder(verify: Bool) async throws {
         let source = try TemporaryDirectory()
         let originals = Self.byName(try Self.good.map { try copyFixture($0, into: source) })
         try copyFixture("bad-text.mp3", into: source, as: "broken.mp3")
         try Data("not audio".utf8).write(to: source.file("notes.txt"))
         let output = try TemporaryDirectory()
 
-        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path] + (verify ? ["--verify"] : []))
+        let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path] + (verify ? ["--verify"] : []))
         #expect(result.status != 0)
         #expect(result.errorReports.count == 1 && result.errorReports[0].contains("broken.mp3"), "\(result.errorText)")
         #expect(!result.errorText.contains("notes.txt") && !result.outputText.contains("notes.txt"))
@@ -48,54 +48,54 @@ import TestSupport
             let row = try #require(Self.row(result, naming: name), "no table row for \(name): \(result.outputText)")
             if verify { #expect(row.split(separator: " ").contains("yes"), "\(row)") }
         }
-        try Self.expectOutputs(output, originals, verify: verify)
+        try await Self.expectOutputs(output, originals, verify: verify)
     }
 
     @Test("files named explicitly")
-    func explicitFiles() throws {
+    func explicitFiles() async throws {
         let inputs = Self.good.map(Fixtures.url)
         let output = try TemporaryDirectory()
-        let result = try CLI.run(["reverse"] + inputs.map(\.path) + ["-o", output.url.path])
+        let result = try await CLI.run(["reverse"] + inputs.map(\.path) + ["-o", output.url.path])
         #expect(result.status == 0)
         #expect(result.errorText.isEmpty)
         for input in inputs { #expect(Self.row(result, naming: input.lastPathComponent) != nil) }
-        try Self.expectOutputs(output, Self.byName(inputs))
+        try await Self.expectOutputs(output, Self.byName(inputs))
     }
 
     @Test("an upper-case extension is picked up from a folder")
-    func upperCaseExtension() throws {
+    func upperCaseExtension() async throws {
         let source = try TemporaryDirectory()
         let loud = try copyFixture(Self.good[0], into: source, as: "LOUD.MP3")
         let output = try TemporaryDirectory()
-        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path])
+        let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path])
         #expect(result.status == 0, "\(result.errorText)")
-        try Self.expectOutputs(output, ["LOUD": loud])
+        try await Self.expectOutputs(output, ["LOUD": loud])
     }
 
     @Test("inputs sharing a base name get distinct outputs")
-    func sameBaseName() throws {
+    func sameBaseName() async throws {
         let source = try TemporaryDirectory()
         let mp3 = try copyFixture(Self.good[0], into: source, as: "song.mp3")
         let flac = try copyFixture(Self.good[1], into: source, as: "song.flac")
         let output = try TemporaryDirectory()
-        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path])
+        let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path])
         #expect(result.status == 0, "\(result.errorText)")
-        try Self.expectOutputs(output, ["song-mp3": mp3, "song-flac": flac])
+        try await Self.expectOutputs(output, ["song-mp3": mp3, "song-flac": flac])
     }
 
     @Test("the default output folder is ./Reversed, created if missing")
-    func defaultOutputFolder() throws {
+    func defaultOutputFolder() async throws {
         let directory = try TemporaryDirectory()
         let input = try copyFixture(Self.good[1], into: directory, as: "tune.flac")
-        let result = try CLI.run(["reverse", "tune.flac"], in: directory.url)
+        let result = try await CLI.run(["reverse", "tune.flac"], in: directory.url)
         #expect(result.status == 0, "\(result.errorText)")
         #expect(outputContents(directory.file("Reversed")) == ["tune-REVERSED.wav"])
-        try expectReversal(directory.file("Reversed/tune-REVERSED.wav"), of: input)
+        try await expectReversal(directory.file("Reversed/tune-REVERSED.wav"), of: input)
     }
 }
 
 /// Batches the way people run them: nested folders, any format, several files at once, JSON.
-@Suite struct BatchConventionTests {
+@Suite(.runsProcesses) struct BatchConventionTests {
     /// src/a.mp3, src/live/a.mp3, src/live/2019/a.flac, src/notes.txt, src/.hidden.mp3
     static func nestedFolder() throws -> TemporaryDirectory {
         let source = try TemporaryDirectory()
@@ -110,14 +110,14 @@ import TestSupport
     }
 
     @Test("folders recurse; outputs keep the structure, so same-named files never collide")
-    func recursive() throws {
+    func recursive() async throws {
         let source = try Self.nestedFolder()
         let output = try TemporaryDirectory()
-        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--verbose"])
+        let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path, "--verbose"])
         #expect(result.status == 0, "\(result.errorText)")
         for (out, original) in [("a-REVERSED.wav", "a.mp3"), ("live/a-REVERSED.wav", "live/a.mp3"),
                                 ("live/2019/a-REVERSED.wav", "live/2019/a.flac")] {
-            try expectReversal(output.file(out), of: source.file(original))
+            try await expectReversal(output.file(out), of: source.file(original))
         }
         #expect(output.outputs == ["a-REVERSED.wav", "live"])
         // Skipped files are listed with --verbose and counted in the summary.
@@ -128,32 +128,32 @@ import TestSupport
     }
 
     @Test("--no-recursive stays in the folder; --all-formats takes any file FFmpeg reads and skips the rest")
-    func recursionAndFormats() throws {
+    func recursionAndFormats() async throws {
         let source = try Self.nestedFolder()
         let flat = try TemporaryDirectory()
-        let result = try CLI.run(["reverse", source.url.path, "-o", flat.url.path, "--no-recursive"])
+        let result = try await CLI.run(["reverse", source.url.path, "-o", flat.url.path, "--no-recursive"])
         #expect(result.status == 0, "\(result.errorText)")
         #expect(flat.outputs == ["a-REVERSED.wav"])
         let any = try TemporaryDirectory()
-        let all = try CLI.run(["reverse", source.file("live/2019").path, "-o", any.url.path, "--all-formats", "--verbose"])
+        let all = try await CLI.run(["reverse", source.file("live/2019").path, "-o", any.url.path, "--all-formats", "--verbose"])
         #expect(all.status == 0, "\(all.errorText)")
         #expect(any.outputs == ["a-REVERSED.wav", "speech-REVERSED.wav"])
-        try expectReversal(any.file("speech-REVERSED.wav"), of: source.file("live/2019/speech.bin"))
+        try await expectReversal(any.file("speech-REVERSED.wav"), of: source.file("live/2019/speech.bin"))
         let text = try TemporaryDirectory()
         try Data("not audio".utf8).write(to: text.file("notes.txt"))
-        let skipped = try CLI.run(["reverse", text.url.path, "-o", any.url.path, "--all-formats", "--verbose"])
+        let skipped = try await CLI.run(["reverse", text.url.path, "-o", any.url.path, "--all-formats", "--verbose"])
         #expect(skipped.status == 0, "a file FFmpeg cannot read is skipped, not failed: \(skipped.errorText)")
         #expect(skipped.errorText.contains("skipped") && skipped.errorText.contains("notes.txt"))
     }
 
     @Test("--jobs 2 writes the same files as --jobs 1, and reports in the same order")
-    func jobs() throws {
+    func jobs() async throws {
         let source = try Self.nestedFolder()
         var tables: [String] = []
         var bytes: [[Data]] = []
         for jobs in ["1", "2"] {
             let output = try TemporaryDirectory()
-            let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--jobs", jobs])
+            let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path, "--jobs", jobs])
             #expect(result.status == 0, "\(result.errorText)")
             tables.append(result.outputText.replacingOccurrences(of: output.url.path, with: "OUT"))
             bytes.append(try ["a-REVERSED.wav", "live/a-REVERSED.wav", "live/2019/a-REVERSED.wav"].map { try Data(contentsOf: output.file($0)) })
@@ -163,12 +163,12 @@ import TestSupport
     }
 
     @Test("reverse --json prints one result object per file, and one for a failure")
-    func json() throws {
+    func json() async throws {
         let source = try TemporaryDirectory()
         try copyFixture("flac-s16-2ch-44100.flac", into: source, as: "good.flac")
         try copyFixture("bad-text.mp3", into: source, as: "bad.mp3")
         let output = try TemporaryDirectory()
-        let result = try CLI.run(["reverse", source.url.path, "-o", output.url.path, "--json"])
+        let result = try await CLI.run(["reverse", source.url.path, "-o", output.url.path, "--json"])
         #expect(result.status == 1)
         let objects = try result.outputLines.map(jsonObject)
         #expect(objects.count == 2)

@@ -28,7 +28,7 @@ final class RunningServer: @unchecked Sendable {
     /// Starts the server on `folder` with `extra` arguments and waits (up to 20 s) for its URL.
     /// `shownHost` is the address the server prints (the one it is bound to).
     init(_ folder: URL, _ extra: [String] = [], temporary: URL? = nil, environment extraEnvironment: [String: String] = [:],
-         shownHost: String = "127.0.0.1") throws {
+         shownHost: String = "127.0.0.1") async throws {
         process.executableURL = BuiltProducts.reverseAudio
         process.arguments = ["serve", folder.path, "--port", "0"] + extra
         var environment = ProcessInfo.processInfo.environment
@@ -46,17 +46,21 @@ final class RunningServer: @unchecked Sendable {
         DispatchQueue.global().async {
             while case let data = errorPipe.fileHandleForReading.availableData, !data.isEmpty { collected.append(data) }
         }
-        var line = Data()
-        let deadline = Date().addingTimeInterval(20)
-        while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line.append(data)
+        // The first line, read on a thread of its own (its read blocks until the server writes).
+        let line = try await ProcessRunner.onThreadOfItsOwn {
+            var line = Data()
+            let deadline = Date().addingTimeInterval(20)
+            while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                line.append(data)
+            }
+            return line
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "Listening on http://\(shownHost):") else {
             process.terminate()
-            process.waitUntilExit()
+            await process.exited()
             throw FFmpegOracle.Failure(description: "serve printed \(text.debugDescription); stderr: \(collected.text)")
         }
         let rest = text[range.upperBound...]
@@ -71,22 +75,25 @@ final class RunningServer: @unchecked Sendable {
 
     /// Sends `method path` and reads the whole answer (see ``HTTPExchange``).
     func request(_ method: String = "GET", _ path: String, headers: [(String, String)] = [], body: Data? = nil,
-                 host: String? = nil) throws -> HTTPExchange {
-        try HTTPExchange(port: port, method: method, path: path, headers: [("Host", host ?? self.host)] + headers, body: body)
+                 host: String? = nil) async throws -> HTTPExchange {
+        let (port, headers) = (port, [("Host", host ?? self.host)] + headers)
+        return try await ProcessRunner.onThreadOfItsOwn {
+            try HTTPExchange(port: port, method: method, path: path, headers: headers, body: body)
+        }
     }
 
     /// A JSON answer's object.
-    func json(_ method: String = "GET", _ path: String, body: [String: Any]? = nil) throws -> (status: Int, value: Any?) {
+    func json(_ method: String = "GET", _ path: String, body: [String: Any]? = nil) async throws -> (status: Int, value: Any?) {
         let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let answer = try request(method, path, headers: data == nil ? [] : [("Content-Type", "application/json")], body: data)
+        let answer = try await request(method, path, headers: data == nil ? [] : [("Content-Type", "application/json")], body: data)
         return (answer.status, try? JSONSerialization.jsonObject(with: answer.body))
     }
 
     /// Sends `signal` and waits (up to `timeout` s) for the exit; true if it exited.
-    func stop(with signal: Int32 = SIGINT, timeout: Double = 10) -> Bool {
+    func stop(with signal: Int32 = SIGINT, timeout: Double = 10) async -> Bool {
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return !process.isRunning
     }
 
@@ -102,7 +109,7 @@ final class RunningServer: @unchecked Sendable {
 /// close`): the status, the headers, the body (chunked bodies decoded). A plain socket, not
 /// URLSession, so that a test says exactly what is sent (a foreign `Host`, an `Origin`, no
 /// cookie) and sees exactly what comes back.
-struct HTTPExchange {
+struct HTTPExchange: Sendable {
     let status: Int
     let headers: [String: String]
     let body: Data

@@ -9,7 +9,7 @@ import Darwin
 
 /// `serve` against what an attacker on the same machine, or a web page in the user's browser,
 /// would try (issue 43): each test was written to fail on the server before it.
-@Suite("serve under attack")
+@Suite("serve under attack", .runsProcesses)
 struct ServeSecurityTests {
     /// An HLS playlist whose one entry is `target`: 115 bytes that FFmpeg's probe takes for HLS.
     static func playlist(naming target: String) -> Data {
@@ -17,67 +17,67 @@ struct ServeSecurityTests {
     }
 
     @Test("a playlist is never media: an upload is refused (415), a folder file is listed as unreadable, not served, a job on it refused")
-    func playlistsAreNotMedia() throws {
+    func playlistsAreNotMedia() async throws {
         let outside = try ServeTests.folder(["secret.mp3": "mp3-cbr64-xing-1ch-22050.mp3"])
         let folder = try ServeTests.folder(["real.wav": "wav-pcm_s16le-1ch-8000.wav"])
         try Self.playlist(naming: outside.file("secret.mp3").path).write(to: folder.file("innocent.mp3"))
         try Self.playlist(naming: "../" + outside.url.lastPathComponent + "/secret.mp3").write(to: folder.file("relative.mp3"))
         try Data("ffconcat version 1.0\nfile '\(outside.file("secret.mp3").path)'\n".utf8).write(to: folder.file("concat.mp3"))
         let output = folder.file("out")
-        let server = try RunningServer(folder.url, ["-o", output.path])
+        let server = try await RunningServer(folder.url, ["-o", output.path])
 
-        let upload = try server.request("POST", "/api/uploads?name=song.mp3", headers: [("Content-Type", "application/octet-stream")],
+        let upload = try await server.request("POST", "/api/uploads?name=song.mp3", headers: [("Content-Type", "application/octet-stream")],
                                         body: Self.playlist(naming: outside.file("secret.mp3").path))
         #expect(upload.status == 415, "\(upload.status) \(upload.text)")
         #expect(upload.text.contains("playlist"), "\(upload.text)")
 
         // Listed as unreadable, with the reason, beside the one real file.
-        let rows = try #require(try server.json("GET", "/api/files").value as? [[String: Any]])
+        let rows = try await #require(try server.json("GET", "/api/files").value as? [[String: Any]])
         #expect(rows.filter { $0["error"] == nil }.compactMap { $0["name"] as? String } == ["real.wav"], "\(rows)")
         for row in rows where row["error"] != nil {
             #expect((row["error"] as? String)?.contains("playlist") == true && row["frames"] == nil, "\(row)")
         }
         for name in ["innocent.mp3", "relative.mp3", "concat.mp3"] {
-            let audio = try server.request("GET", "/api/files/\(name)/audio")
+            let audio = try await server.request("GET", "/api/files/\(name)/audio")
             #expect(audio.status == 400 && audio.text.contains("playlist"), "\(name): \(audio.status) \(audio.text)")
-            let job = try server.json("POST", "/api/jobs", body: ["file": name, "operation": "convert", "output": "\(name).wav"])
+            let job = try await server.json("POST", "/api/jobs", body: ["file": name, "operation": "convert", "output": "\(name).wav"])
             #expect(job.status == 400, "\(name): \(String(describing: job.value))")
         }
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("innocent.mp3.wav").path))
     }
 
     @Test("the command line reads a playlist only when asked (--allow-playlists), and never one a folder walk finds")
-    func playlistsOnTheCommandLine() throws {
+    func playlistsOnTheCommandLine() async throws {
         let outside = try ServeTests.folder(["secret.mp3": "mp3-cbr64-xing-1ch-22050.mp3"])
         let folder = try TemporaryDirectory()
         try Self.playlist(naming: outside.file("secret.mp3").path).write(to: folder.file("list.mp3"))
         try Data("ffconcat version 1.0\nfile '\(outside.file("secret.mp3").path)'\n".utf8).write(to: folder.file("list.ffconcat"))
         let tool = BuiltProducts.reverseAudio.path
         for name in ["list.mp3", "list.ffconcat"] {
-            let refused = try ProcessRunner.run(tool, ["convert", folder.file(name).path, folder.file("\(name).wav").path])
+            let refused = try await ProcessRunner.run(tool, ["convert", folder.file(name).path, folder.file("\(name).wav").path])
             #expect(refused.status == 1 && refused.errorText.contains("playlist"), "\(name): \(refused.status) \(refused.errorText)")
             #expect(refused.errorText.split(separator: "\n").count == 1, "\(refused.errorText)")
-            let allowed = try ProcessRunner.run(tool, ["convert", folder.file(name).path, folder.file("\(name).wav").path, "--allow-playlists", "-q"])
+            let allowed = try await ProcessRunner.run(tool, ["convert", folder.file(name).path, folder.file("\(name).wav").path, "--allow-playlists", "-q"])
             #expect(allowed.status == 0, "\(name): \(allowed.errorText)")
             // The oracle: ffmpeg's decode of the playlist (HLS does not trim the entry's LAME
             // delay), and of the entry for ffconcat (whose oracle needs -safe 0 for its path).
-            let expected = try FFmpegOracle.samples(of: name.hasSuffix(".mp3") ? folder.file(name) : outside.file("secret.mp3"))
-            #expect(try FFmpegOracle.samples(of: folder.file("\(name).wav")) == expected, "\(name): not ffmpeg's decode")
+            let expected = try await FFmpegOracle.samples(of: name.hasSuffix(".mp3") ? folder.file(name) : outside.file("secret.mp3"))
+            #expect(try await FFmpegOracle.samples(of: folder.file("\(name).wav")) == expected, "\(name): not ffmpeg's decode")
         }
         // A folder walk never opens a playlist, asked or not.
-        let batch = try ProcessRunner.run(tool, ["reverse", folder.url.path, "-o", folder.file("walked").path, "--allow-playlists", "--all-formats"])
+        let batch = try await ProcessRunner.run(tool, ["reverse", folder.url.path, "-o", folder.file("walked").path, "--allow-playlists", "--all-formats"])
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder.file("walked").path)) ?? []).contains { $0.hasSuffix(".mp3") },
                 "\(batch.errorText)")
-        let serve = try ProcessRunner.run(tool, ["serve", folder.url.path, "--port", "0", "--allow-playlists"])
+        let serve = try await ProcessRunner.run(tool, ["serve", folder.url.path, "--port", "0", "--allow-playlists"])
         #expect(serve.status == 64 && serve.errorText.contains("never opens playlists"), "\(serve.status) \(serve.errorText)")
     }
 
     @Test("a name is opened once: swapping a folder for a link out of it, again and again, never serves the outside file")
-    func swapRace() throws {
+    func swapRace() async throws {
         let folder = try ServeTests.folder(["race/x.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let outside = try ServeTests.folder(["x.wav": "wav-pcm_s16le-2ch-44100.wav"])
-        let server = try RunningServer(folder.url)
-        let inside = try server.request("GET", "/api/files/race%2Fx.wav/audio")
+        let server = try await RunningServer(folder.url)
+        let inside = try await server.request("GET", "/api/files/race%2Fx.wav/audio")
         #expect(inside.status == 200)
         let race = folder.file("race").path
         let parked = folder.file("parked").path
@@ -95,81 +95,81 @@ struct ServeSecurityTests {
         var leaked = 0
         var answered = 0
         for _ in 0..<600 {
-            let answer = try server.request("GET", "/api/files/race%2Fx.wav/audio")
+            let answer = try await server.request("GET", "/api/files/race%2Fx.wav/audio")
             guard answer.status == 200 else { continue }
             answered += 1
             if answer.body != inside.body { leaked += 1 }
         }
         stop.set()
-        while swapper.isExecuting { usleep(1000) }
+        while swapper.isExecuting { try? await Task.sleep(for: .microseconds(1000)) }
         if FileManager.default.fileExists(atPath: parked) { unlink(race); rename(parked, race) }
         #expect(leaked == 0, "\(leaked) of \(answered) answers were not the folder's file")
         #expect(answered > 0)
     }
 
     @Test("a job opens its input when accepted: a swap while it waits for a slot does not change what it reads")
-    func jobKeepsItsInput() throws {
+    func jobKeepsItsInput() async throws {
         let folder = try ServeTests.folder(["race/x.wav": "wav-pcm_s16le-1ch-8000.wav"])
-        try FileManager.default.copyItem(at: try LongInputs.mp3FourMinutes(), to: folder.file("long.mp3"))
+        try await FileManager.default.copyItem(at: try LongInputs.mp3FourMinutes(), to: folder.file("long.mp3"))
         let outside = try ServeTests.folder(["x.wav": "wav-pcm_s16le-2ch-44100.wav"])
-        let server = try RunningServer(folder.url)
+        let server = try await RunningServer(folder.url)
         // Both slots busy: the job on race/x.wav waits.
-        let busy = try ["a.m4a", "b.m4a"].map { try ServeJobTests.start(server, ["file": "long.mp3", "operation": "reverse", "output": $0]) }
-        let id = try ServeJobTests.start(server, ["file": "race/x.wav", "operation": "reverse", "output": "x.wav"])
+        let busy = try await ["a.m4a", "b.m4a"].asyncMap { try await ServeJobTests.start(server, ["file": "long.mp3", "operation": "reverse", "output": $0]) }
+        let id = try await ServeJobTests.start(server, ["file": "race/x.wav", "operation": "reverse", "output": "x.wav"])
         #expect(rename(folder.file("race").path, folder.file("parked").path) == 0)
         #expect(symlink(outside.url.path, folder.file("race").path) == 0)
-        for other in busy { #expect(try server.request("DELETE", "/api/jobs/\(other)").status == 200) }
-        let events = try ServeJobTests.events(server, id)
+        for other in busy { await #expect(try server.request("DELETE", "/api/jobs/\(other)").status == 200) }
+        let events = try await ServeJobTests.events(server, id)
         #expect(events.last?.0 == "done", "\(events.last.map { "\($0.1)" } ?? "no events")")
-        let expected = try ServeJobTests.commandOutput(["convert", Fixtures.url("wav-pcm_s16le-1ch-8000.wav").path, "OUT", "--reverse"], named: "x.wav")
-        #expect(try server.request("GET", "/api/jobs/\(id)/result").body == expected, "the job read another file than the one accepted")
+        let expected = try await ServeJobTests.commandOutput(["convert", Fixtures.url("wav-pcm_s16le-1ch-8000.wav").path, "OUT", "--reverse"], named: "x.wav")
+        await #expect(try server.request("GET", "/api/jobs/\(id)/result").body == expected, "the job read another file than the one accepted")
     }
 
     @Test("outside the folder, existing or not, is one answer (404); the output folder's files are never folder files")
-    func noExistenceOracle() throws {
+    func noExistenceOracle() async throws {
         let folder = try ServeTests.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav", "Reversed/done.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let outside = try ServeTests.folder(["there.wav": "wav-pcm_s16le-1ch-8000.wav"])
         try FileManager.default.createSymbolicLink(atPath: folder.file("out-link.wav").path, withDestinationPath: outside.file("there.wav").path)
-        let server = try RunningServer(folder.url)
+        let server = try await RunningServer(folder.url)
         let up = "..%2F" + outside.url.lastPathComponent
-        let existing = try server.request("GET", "/api/files/\(up)%2Fthere.wav/audio")
-        let missing = try server.request("GET", "/api/files/\(up)%2Fnowhere.wav/audio")
-        let linked = try server.request("GET", "/api/files/out-link.wav/audio")
+        let existing = try await server.request("GET", "/api/files/\(up)%2Fthere.wav/audio")
+        let missing = try await server.request("GET", "/api/files/\(up)%2Fnowhere.wav/audio")
+        let linked = try await server.request("GET", "/api/files/out-link.wav/audio")
         #expect(existing.status == 404 && missing.status == 404 && linked.status == 404, "\(existing.status) \(missing.status) \(linked.status)")
         #expect(existing.text.replacingOccurrences(of: "there", with: "X") == missing.text.replacingOccurrences(of: "nowhere", with: "X"),
                 "\(existing.text) / \(missing.text)")
-        #expect(try server.request("GET", "/api/files/Reversed%2Fdone.wav/audio").status == 404)
-        #expect(try server.request("GET", "/api/files/in.wav/audio").status == 200)
+        await #expect(try server.request("GET", "/api/files/Reversed%2Fdone.wav/audio").status == 404)
+        await #expect(try server.request("GET", "/api/files/in.wav/audio").status == 200)
         // The output folder may not be the folder itself.
-        let same = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["serve", folder.url.path, "-o", folder.url.path, "--port", "0"])
+        let same = try await ProcessRunner.run(BuiltProducts.reverseAudio.path, ["serve", folder.url.path, "-o", folder.url.path, "--port", "0"])
         #expect(same.status == 64 && same.errorText.contains("served folder itself"), "\(same.status) \(same.errorText)")
     }
 
     @Test("waveforms: samples-per-pixel has a floor scaled to the length (400 naming it); a page on another site cannot start one")
-    func waveformBounds() throws {
+    func waveformBounds() async throws {
         let folder = try TemporaryDirectory()
         // 60 s at 44.1 kHz: 2,646,000 frames, so at least 3 samples a pixel (2^20 points at most).
-        let made = try ProcessRunner.run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=440:d=60:sample_rate=44100",
+        let made = try await ProcessRunner.run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=440:d=60:sample_rate=44100",
                                                     "-c:a", "pcm_s16le", folder.file("long.wav").path])
         #expect(made.status == 0, "\(made.errorText)")
-        let server = try RunningServer(folder.url)
-        let tooFine = try server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=2")
+        let server = try await RunningServer(folder.url)
+        let tooFine = try await server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=2")
         #expect(tooFine.status == 400 && tooFine.text.contains("at least 3") && tooFine.text.contains("1048576"), "\(tooFine.status) \(tooFine.text)")
         // The finest levels a file allows, each kept: the server's memory stays bounded (a 2-spp
         // waveform of a 30-minute file took 415 MB before, four of them 1.9 GB).
         for level in 3...8 {
-            #expect(try server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=\(level)").status == 200)
+            await #expect(try server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=\(level)").status == 200)
         }
         let resident = try Self.residentMiB(of: server.process.processIdentifier)
         #expect(resident < 250, "the server holds \(resident) MiB after six fine waveforms")
         for site in ["cross-site", "same-site"] {
-            let foreign = try server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=256",
+            let foreign = try await server.request("GET", "/api/files/long.wav/waveform.json?samples-per-pixel=256",
                                              headers: [("Sec-Fetch-Site", site), ("Sec-Fetch-Mode", "no-cors"), ("Sec-Fetch-Dest", "image")])
             #expect(foreign.status == 403, "\(site): \(foreign.status)")
         }
-        #expect(try server.request("GET", "/api/files/long.wav/waveform.json", headers: [("Sec-Fetch-Site", "same-origin")]).status == 200)
+        await #expect(try server.request("GET", "/api/files/long.wav/waveform.json", headers: [("Sec-Fetch-Site", "same-origin")]).status == 200)
         // A link from another site to the page itself still opens it.
-        #expect(try server.request("GET", "/", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")]).status == 200)
+        await #expect(try server.request("GET", "/", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")]).status == 200)
     }
 
     /// A process's resident memory, from `/proc/PID/status`.
@@ -180,14 +180,14 @@ struct ServeSecurityTests {
     }
 
     @Test("--allow-url-hosts is host[:port], checked on redirects and a playlist's entries; failures say the same whatever the cause")
-    func urlAllowlist() throws {
+    func urlAllowlist() async throws {
         let media = try ServeTests.folder(["in.flac": "flac-s16-2ch-44100.flac"])
-        let allowed = try FixtureHTTPServer(serving: media.url)
-        let other = try FixtureHTTPServer(serving: media.url)
+        let allowed = try await FixtureHTTPServer(serving: media.url)
+        let other = try await FixtureHTTPServer(serving: media.url)
         let folder = try ServeTests.folder([:])
-        let server = try RunningServer(folder.url, ["--allow-url-hosts", "127.0.0.1:\(allowed.port),127.0.0.1:1"])
+        let server = try await RunningServer(folder.url, ["--allow-url-hosts", "127.0.0.1:\(allowed.port),127.0.0.1:1"])
         // Another port of the allowed host: refused at once.
-        let port = try server.json("POST", "/api/jobs", body: ["url": other.url("range", "in.flac"), "operation": "reverse", "output": "p.wav"])
+        let port = try await server.json("POST", "/api/jobs", body: ["url": other.url("range", "in.flac"), "operation": "reverse", "output": "p.wav"])
         #expect(port.status == 403, "\(String(describing: port.value))")
         var texts: [String] = []
         for (address, output) in [(allowed.url("away/127.0.0.1:\(other.port)", "in.flac"), "redirect.wav"),
@@ -195,29 +195,29 @@ struct ServeSecurityTests {
                                   (allowed.url("playlist/127.0.0.1:\(allowed.port)", "in.flac"), "own-playlist.wav"),
                                   (allowed.url("missing", "in.flac"), "missing.wav"),
                                   ("http://127.0.0.1:1/range/in.flac", "closed.wav")] {
-            _ = try other.bytesSent()
-            let id = try ServeJobTests.start(server, ["url": address, "operation": "reverse", "output": output])
-            let events = try ServeJobTests.events(server, id)
+            _ = try await other.bytesSent()
+            let id = try await ServeJobTests.start(server, ["url": address, "operation": "reverse", "output": output])
+            let events = try await ServeJobTests.events(server, id)
             #expect(events.last?.0 == "failed", "\(address): \(events)")
             let text = "\(events.last?.1["error"] ?? "")".replacingOccurrences(of: address, with: "URL")
             texts.append(text)
             #expect(!FileManager.default.fileExists(atPath: folder.file("Reversed/\(output)").path))
             // A playlist's entry on the other server is never asked for.
-            if output == "playlist.wav" { #expect(try other.bytesSent() == 0, "the playlist's entry was fetched") }
+            if output == "playlist.wav" { #expect(try await other.bytesSent() == 0, "the playlist's entry was fetched") }
         }
         #expect(Set(texts).count == 1, "the failures tell causes apart: \(texts)")
     }
 
     @Test("a stalled remote holds no request: 20 jobs on it are answered at once, the list answers within 200 ms, local jobs still start")
-    func stalledRemotes() throws {
+    func stalledRemotes() async throws {
         let media = try ServeTests.folder(["in.flac": "flac-s16-2ch-44100.flac"])
-        let http = try FixtureHTTPServer(serving: media.url)
+        let http = try await FixtureHTTPServer(serving: media.url)
         let folder = try ServeTests.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
-        let server = try RunningServer(folder.url, ["--allow-url-hosts", "127.0.0.1:\(http.port)", "--url-timeout", "3"])
+        let server = try await RunningServer(folder.url, ["--allow-url-hosts", "127.0.0.1:\(http.port)", "--url-timeout", "3"])
         var accepted: [String] = []
         for index in 0..<20 {
             let started = Date()
-            let (status, value) = try server.json("POST", "/api/jobs", body: ["url": http.url("slow", "in.flac"), "operation": "reverse", "output": "s\(index).wav"])
+            let (status, value) = try await server.json("POST", "/api/jobs", body: ["url": http.url("slow", "in.flac"), "operation": "reverse", "output": "s\(index).wav"])
             #expect(Date().timeIntervalSince(started) < 1, "POST \(index) waited on the remote")
             #expect(status == 202 || status == 503, "\(status)")
             if status == 202, let id = (value as? [String: Any])?["id"] as? String { accepted.append(id) }
@@ -225,28 +225,30 @@ struct ServeSecurityTests {
         #expect(accepted.count == 8, "remote jobs accepted: \(accepted.count)")
         for _ in 0..<5 {
             let started = Date()
-            #expect(try server.request("GET", "/api/files").status == 200)
+            await #expect(try server.request("GET", "/api/files").status == 200)
             #expect(Date().timeIntervalSince(started) < 0.2, "the list waited behind the remotes")
-            usleep(100_000)
+            try? await Task.sleep(for: .microseconds(100_000))
         }
-        let local = try server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "reverse", "output": "local.wav"])
+        let local = try await server.json("POST", "/api/jobs", body: ["file": "in.wav", "operation": "reverse", "output": "local.wav"])
         #expect(local.status == 202, "\(String(describing: local.value))")
         // --url-timeout (3 s) ends each stalled one: eight, two at a time, well within 30 s.
         let deadline = Date().addingTimeInterval(30)
         var running = accepted
         while !running.isEmpty, Date() < deadline {
-            usleep(200_000)
-            running = try running.filter { id in
-                ((try server.json("GET", "/api/jobs/\(id)").value as? [String: Any])?["status"] as? String) == "running"
+            try? await Task.sleep(for: .microseconds(200_000))
+            var stillRunning: [String] = []
+            for id in running where ((try await server.json("GET", "/api/jobs/\(id)").value as? [String: Any])?["status"] as? String) == "running" {
+                stillRunning.append(id)
             }
+            running = stillRunning
         }
         #expect(running.isEmpty, "\(running.count) stalled jobs outlived --url-timeout")
     }
 
     @Test("HTTP limits: a slow header is cut after 10 s, a 10 MB header is 431, a 413 closes the connection")
-    func httpLimits() throws {
+    func httpLimits() async throws {
         let folder = try ServeTests.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
-        let server = try RunningServer(folder.url)
+        let server = try await RunningServer(folder.url)
         // 50 connections that never finish their header.
         var slow: [Int32] = []
         for _ in 0..<50 {
@@ -256,47 +258,47 @@ struct ServeSecurityTests {
         }
         defer { slow.forEach { close($0) } }
         let started = Date()
-        for socket in slow { #expect(RawConnection.waitClosed(socket, timeout: 20)) }
+        for socket in slow { #expect(await RawConnection.waitedClosed(socket, timeout: 20)) }
         let waited = Date().timeIntervalSince(started)
         #expect(waited >= 9 && waited < 15, "closed after \(waited) s")
-        #expect(try server.request("GET", "/api/files").status == 200)
+        await #expect(try server.request("GET", "/api/files").status == 200)
 
         let big = try RawConnection.open(port: server.port)
         defer { close(big) }
         _ = RawConnection.transmit(big, Data("GET /api/files HTTP/1.1\r\nHost: \(server.host)\r\nX-Big: ".utf8) + Data(repeating: 97, count: 10 << 20) + Data("\r\n\r\n".utf8))
-        let answer = RawConnection.read(big, timeout: 10)
+        let answer = await RawConnection.answer(big, timeout: 10)
         #expect(answer.hasPrefix("HTTP/1.1 431"), "\(answer.prefix(60))")
 
         let declared = try RawConnection.open(port: server.port)
         defer { close(declared) }
         _ = RawConnection.transmit(declared, Data("POST /api/jobs HTTP/1.1\r\nHost: \(server.host)\r\nContent-Type: application/json\r\nContent-Length: 5000000000\r\n\r\n".utf8)
                                + Data(repeating: 32, count: 100_000))
-        let refused = RawConnection.read(declared, timeout: 10)
+        let refused = await RawConnection.answer(declared, timeout: 10)
         #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused.prefix(60))")
-        #expect(RawConnection.waitClosed(declared, timeout: 5), "the connection stayed open to read 5 GB")
+        #expect(await RawConnection.waitedClosed(declared, timeout: 5), "the connection stayed open to read 5 GB")
     }
 
     @Test("the token: 16 characters at least; from a file or REVERSE_AUDIO_TOKEN; made and printed for another host; the page cannot be framed")
-    func tokenHygiene() throws {
+    func tokenHygiene() async throws {
         let folder = try ServeTests.folder(["in.wav": "wav-pcm_s16le-1ch-8000.wav"])
         let tool = BuiltProducts.reverseAudio.path
-        let short = try ProcessRunner.run(tool, ["serve", folder.url.path, "--port", "0", "--token", "a"])
+        let short = try await ProcessRunner.run(tool, ["serve", folder.url.path, "--port", "0", "--token", "a"])
         #expect(short.status == 64 && short.errorText.contains("16 characters"), "\(short.status) \(short.errorText)")
         let file = folder.file("token.txt")
         try Data("from-a-file-0123456789\n".utf8).write(to: file)
-        let fromFile = try RunningServer(folder.url, ["--token-file", file.path])
+        let fromFile = try await RunningServer(folder.url, ["--token-file", file.path])
         #expect(fromFile.token == "from-a-file-0123456789")
-        #expect(try fromFile.request("GET", "/api/files").status == 403)
-        #expect(try fromFile.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", "from-a-file-0123456789")]).status == 200)
-        let page = try fromFile.request("GET", "/", headers: [("X-ReverseAudio-Token", "from-a-file-0123456789")])
+        await #expect(try fromFile.request("GET", "/api/files").status == 403)
+        await #expect(try fromFile.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", "from-a-file-0123456789")]).status == 200)
+        let page = try await fromFile.request("GET", "/", headers: [("X-ReverseAudio-Token", "from-a-file-0123456789")])
         #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true, "\(page.headers)")
-        let fromEnvironment = try RunningServer(folder.url, [], environment: ["REVERSE_AUDIO_TOKEN": "from-the-environment-01"])
+        let fromEnvironment = try await RunningServer(folder.url, [], environment: ["REVERSE_AUDIO_TOKEN": "from-the-environment-01"])
         #expect(fromEnvironment.token == "from-the-environment-01")
         // Every address: a token is made (32 characters) and printed once, in the URL.
-        let everywhere = try RunningServer(folder.url, ["--host", "0.0.0.0"], shownHost: "0.0.0.0")
+        let everywhere = try await RunningServer(folder.url, ["--host", "0.0.0.0"], shownHost: "0.0.0.0")
         #expect(everywhere.token?.count == 32, "\(String(describing: everywhere.token))")
-        #expect(try everywhere.request("GET", "/api/files").status == 403)
-        #expect(try everywhere.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", everywhere.token ?? "")]).status == 200)
+        await #expect(try everywhere.request("GET", "/api/files").status == 403)
+        await #expect(try everywhere.request("GET", "/api/files", headers: [("X-ReverseAudio-Token", everywhere.token ?? "")]).status == 200)
     }
 }
 
@@ -358,6 +360,16 @@ enum RawConnection {
     }
 
     /// True when the peer closes within `timeout` seconds (what it sent before is dropped).
+    /// ``read(_:timeout:)`` on a thread of its own.
+    static func answer(_ descriptor: Int32, timeout: Double) async -> String {
+        (try? await ProcessRunner.onThreadOfItsOwn { read(descriptor, timeout: timeout) }) ?? ""
+    }
+
+    /// ``waitClosed(_:timeout:)`` on a thread of its own.
+    static func waitedClosed(_ descriptor: Int32, timeout: Double) async -> Bool {
+        (try? await ProcessRunner.onThreadOfItsOwn { waitClosed(descriptor, timeout: timeout) }) ?? false
+    }
+
     static func waitClosed(_ descriptor: Int32, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)

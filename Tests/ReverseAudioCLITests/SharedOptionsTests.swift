@@ -4,7 +4,7 @@ import TestSupport
 
 /// One option set on every subcommand (issue 20): `-o`, `-y`/`-n`, `--progress`, `--verbose`,
 /// `--quiet` and `--json` are accepted, and mean the same, wherever they apply.
-@Suite struct SharedOptionsTests {
+@Suite(.runsProcesses) struct SharedOptionsTests {
     /// An option family, and what each command that has it must do with it.
     enum Family: String, CaseIterable, CustomTestStringConvertible {
         case output, overwrite, progress, verbosity, json
@@ -61,8 +61,8 @@ import TestSupport
     /// runs until a signal: ServeTests start it) has a row, so a new command cannot go without
     /// the shared options unnoticed.
     @Test("the table covers every subcommand that does work")
-    func tableCoversEveryCommand() throws {
-        let listed = Set(try ManPageTests.subcommands())
+    func tableCoversEveryCommand() async throws {
+        let listed = await Set(try ManPageTests.subcommands())
         let rows = Set(Self.commands.map(\.name))
         #expect(listed.contains("convert") && listed.contains("play"), "\(listed)")
         for command in listed.subtracting(["completion", "serve"]) {
@@ -71,15 +71,15 @@ import TestSupport
     }
 
     @Test("each command runs as it is, then with each shared option it takes", arguments: commands)
-    func sharedOptions(_ command: Command) throws {
+    func sharedOptions(_ command: Command) async throws {
         for family in Family.allCases where command.families.contains(family) {
-            try check(family, on: command)
+            try await check(family, on: command)
         }
     }
 
     @Test("each command's help lists its shared options under one heading, and ends with examples", arguments: commands)
-    func helpListsSharedOptions(_ command: Command) throws {
-        let help = try CLI.run([command.name, "--help"])
+    func helpListsSharedOptions(_ command: Command) async throws {
+        let help = try await CLI.run([command.name, "--help"])
         #expect(help.status == 0)
         let text = help.outputText
         #expect(text.contains("SHARED OPTIONS:"), "\(text)")
@@ -100,15 +100,15 @@ import TestSupport
     }
 
     @Test("the help texts the issue cites: no default said twice, u8 listed, --to-file not only WAV")
-    func citedHelpTexts() throws {
-        let reverse = try CLI.run(["reverse", "--help"]).outputText.replacingOccurrences(of: "\n", with: " ")
+    func citedHelpTexts() async throws {
+        let reverse = try await CLI.run(["reverse", "--help"]).outputText.replacingOccurrences(of: "\n", with: " ")
         #expect(!reverse.contains("(default: the number of cores). (default:"), "\(reverse)")
         for command in ["convert", "trim", "join", "compose", "reverse"] {
-            let help = try CLI.run([command, "--help"]).outputText
+            let help = try await CLI.run([command, "--help"]).outputText
             let sampleFormat = try #require(help.range(of: "\n  --sample-format"))
             #expect(help[sampleFormat.lowerBound...].prefix(300).contains("u8"), "\(command) --sample-format help omits u8")
         }
-        let play = try CLI.run(["play", "--help"]).outputText
+        let play = try await CLI.run(["play", "--help"]).outputText
         #expect(!play.contains("WAV file"), "\(play)")
         #expect(play.contains("--realtime"))
     }
@@ -116,53 +116,53 @@ import TestSupport
     // MARK: One family on one command
 
     /// Runs `command` with `extra` options in a fresh folder; the output's path is returned too.
-    private func run(_ command: Command, _ extra: [String] = [], in given: TemporaryDirectory? = nil) throws -> (ProcessResult, String) {
+    private func run(_ command: Command, _ extra: [String] = [], in given: TemporaryDirectory? = nil) async throws -> (ProcessResult, String) {
         let folder = try given ?? TemporaryDirectory()
         let output = command.output.map { folder.file($0).path } ?? ""
-        let result = try CLI.run(try command.arguments(folder, output) + extra)
+        let result = try await CLI.run(try command.arguments(folder, output) + extra)
         return withExtendedLifetime(folder) { (result, output) }
     }
 
-    private func check(_ family: Family, on command: Command) throws {
+    private func check(_ family: Family, on command: Command) async throws {
         let context = "\(command.name) \(family)"
         switch family {
         case .output:
             let folder = try TemporaryDirectory()
-            let (result, output) = try run(command, in: folder)
+            let (result, output) = try await run(command, in: folder)
             #expect(result.status == 0, "\(context): \(result.errorText)")
             #expect(FileManager.default.fileExists(atPath: output), "\(context): -o \(output) not written")
         case .overwrite:
             let folder = try TemporaryDirectory()
-            let (first, _) = try run(command, in: folder)
+            let (first, _) = try await run(command, in: folder)
             #expect(first.status == 0, "\(context): \(first.errorText)")
-            let (refused, _) = try run(command, ["-n"], in: folder)
+            let (refused, _) = try await run(command, ["-n"], in: folder)
             if command.name == "reverse" {
                 // A batch skips what it has done; -n only states the default.
                 #expect(refused.status == 0, "\(context) -n: \(refused.errorText)")
             } else {
                 #expect(refused.status == 1 && refused.errorText.contains("-y"), "\(context) -n: \(refused.status) \(refused.errorText)")
             }
-            let (again, _) = try run(command, ["-y"], in: folder)
+            let (again, _) = try await run(command, ["-y"], in: folder)
             #expect(again.status == 0, "\(context) -y: \(again.errorText)")
-            let (both, _) = try run(command, ["-y", "-n"], in: folder)
+            let (both, _) = try await run(command, ["-y", "-n"], in: folder)
             #expect(both.status == 64 && both.errorText.contains("-n"), "\(context) -y -n: \(both.errorText)")
         case .progress:
-            let (result, _) = try run(command, ["--progress", "json"])
+            let (result, _) = try await run(command, ["--progress", "json"])
             #expect(result.status == 0, "\(context): \(result.errorText)")
             let fractions = try result.errorLines.map { try jsonObject($0)["fraction"] as? Double }
             #expect(!fractions.isEmpty && fractions.last == 1, "\(context): \(result.errorText)")
-            let (none, _) = try run(command, ["--progress", "none"])
+            let (none, _) = try await run(command, ["--progress", "none"])
             #expect(none.status == 0 && none.errorText.isEmpty, "\(context) none: \(none.errorText)")
         case .verbosity:
-            let (quiet, _) = try run(command, ["--quiet"])
+            let (quiet, _) = try await run(command, ["--quiet"])
             #expect(quiet.status == 0, "\(context) --quiet: \(quiet.errorText)")
             #expect(quiet.outputText.isEmpty && quiet.errorText.isEmpty, "\(context) --quiet printed: \(quiet.outputText) \(quiet.errorText)")
-            let (verbose, _) = try run(command, ["--verbose"])
+            let (verbose, _) = try await run(command, ["--verbose"])
             #expect(verbose.status == 0, "\(context) --verbose: \(verbose.errorText)")
-            let (both, _) = try run(command, ["--verbose", "--quiet"])
+            let (both, _) = try await run(command, ["--verbose", "--quiet"])
             #expect(both.status == 64, "\(context) --verbose --quiet: \(both.errorText)")
         case .json:
-            let (result, _) = try run(command, ["--json"])
+            let (result, _) = try await run(command, ["--json"])
             #expect(result.status == 0, "\(context): \(result.errorText)")
             #expect(!result.outputLines.isEmpty, "\(context): no JSON")
             for line in result.outputLines {
@@ -170,7 +170,7 @@ import TestSupport
                 #expect(object["status"] as? String == "done" || object["frames"] != nil, "\(context): \(line)")
             }
             // --quiet silences the text, never the JSON asked for.
-            let (quiet, _) = try run(command, ["--json", "--quiet"])
+            let (quiet, _) = try await run(command, ["--json", "--quiet"])
             #expect(quiet.status == 0 && quiet.outputLines.count == result.outputLines.count, "\(context) --quiet: \(quiet.outputText)")
         }
     }

@@ -9,20 +9,20 @@ import Glibc
 /// sent while a command works or waits (a FIFO with no writer, a writer that went silent, a
 /// long silence being written), ends it within one second with 128 + the signal's number, and
 /// leaves neither the output nor a partial nor a temporary file.
-@Suite(.serialized) struct SignalTests {
+@Suite(.serialized, .runsProcesses) struct SignalTests {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     static let shortInput = "wav-pcm_s16le-1ch-8000.wav"
 
     /// Signals `tool` once `ready` holds, and checks how it ended.
     static func expectStopped(_ tool: RunningTool, by signal: Int32, _ label: String, folder: TemporaryDirectory, keeping: [String],
-                              sourceLocation: SourceLocation = #_sourceLocation, ready: () -> Bool) {
-        let isReady = tool.wait(upTo: 30, until: ready)
+                              sourceLocation: SourceLocation = #_sourceLocation, ready: () -> Bool) async {
+        let isReady = await tool.wait(upTo: 30, until: ready)
         #expect(isReady, "\(label): never got going: \(tool.errorText)", sourceLocation: sourceLocation)
         guard isReady else {
-            _ = tool.stop(with: SIGKILL)
+            _ = await tool.stop(with: SIGKILL)
             return
         }
-        let seconds = tool.stop(with: signal)
+        let seconds = await tool.stop(with: signal)
         #expect(seconds != nil && seconds! < 1.0, "\(label): \(seconds.map { String(format: "%.2f s", $0) } ?? "no exit") after signal \(signal)",
                 sourceLocation: sourceLocation)
         #expect(tool.process.terminationReason == .exit, "\(label): killed by the signal instead of exiting", sourceLocation: sourceLocation)
@@ -54,25 +54,25 @@ import Glibc
     }
 
     @Test("video refuses a FIFO at once: it reads a video from its end")
-    func videoOnFifo() throws {
+    func videoOnFifo() async throws {
         let folder = try TemporaryDirectory()
         let fifo = folder.file("in.fifo")
         try makeFIFO(fifo)
         let tool = try RunningTool(["video", fifo.path, folder.file("out.mp4").path])
-        #expect(tool.waitUntilExit(timeout: 5), "video waited on the FIFO")
+        #expect(await tool.waitUntilExit(timeout: 5), "video waited on the FIFO")
         #expect(tool.process.terminationStatus == 1 && tool.errorText.contains("not a pipe"), "\(tool.errorText)")
         #expect(folder.contents == ["in.fifo"])
     }
 
     @Test("a FIFO with no writer: every command stops on every signal within 1 s, leaving nothing",
           arguments: fifoCommands, signals)
-    func fifoWithoutWriter(_ command: String, _ signal: Int32) throws {
+    func fifoWithoutWriter(_ command: String, _ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         let fifo = folder.file("in.fifo")
         try makeFIFO(fifo)
         let arguments = try Self.arguments(for: command, fifo: fifo.path, folder: folder)
         let tool = try RunningTool(arguments)
-        Self.expectStopped(tool, by: signal, "\(command) on a FIFO", folder: folder, keeping: folder.contents) {
+        await Self.expectStopped(tool, by: signal, "\(command) on a FIFO", folder: folder, keeping: folder.contents) {
             tool.holdsOpen(fifo.path)
         }
     }
@@ -80,7 +80,7 @@ import Glibc
     // MARK: Blocked: a writer that went silent
 
     @Test("a FIFO whose writer stalls after a few bytes: convert stops", arguments: signals)
-    func silentFifoWriter(_ signal: Int32) throws {
+    func silentFifoWriter(_ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         let fifo = folder.file("in.fifo")
         try makeFIFO(fifo)
@@ -88,7 +88,7 @@ import Glibc
         let writer = StallingWriter(fifo: fifo, head: head)
         defer { writer.close() }
         let tool = try RunningTool(["convert", fifo.path, folder.file("out.wav").path])
-        Self.expectStopped(tool, by: signal, "convert on a stalled FIFO", folder: folder, keeping: ["in.fifo"]) {
+        await Self.expectStopped(tool, by: signal, "convert on a stalled FIFO", folder: folder, keeping: ["in.fifo"]) {
             tool.holdsOpen(fifo.path) && writer.hasWritten
         }
     }
@@ -96,7 +96,7 @@ import Glibc
     @Test("standard input that stalls: convert (streamed), trim and info (copied first) stop",
           arguments: [(["convert", "-", "OUT"], SIGINT), (["trim", "-", "OUT", "--start", "0.1"], SIGTERM),
                       (["info", "-"], SIGHUP), (["convert", "-", "OUT", "--reverse"], SIGHUP)])
-    func stalledStandardInput(_ arguments: [String], _ signal: Int32) throws {
+    func stalledStandardInput(_ arguments: [String], _ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         let pipe = Pipe()
         try pipe.fileHandleForWriting.write(contentsOf: Data(contentsOf: Fixtures.url("mp3-cbr64-xing-1ch-22050.mp3")).prefix(3000))
@@ -104,7 +104,7 @@ import Glibc
         let tool = try RunningTool(arguments.map { $0 == "OUT" ? folder.file("out.wav").path : $0 }, standardInput: pipe)
         // Nothing to observe from outside while it waits: give it time to start and block.
         let started = Date()
-        Self.expectStopped(tool, by: signal, "\(arguments.joined(separator: " ")) on a stalled pipe", folder: folder, keeping: []) {
+        await Self.expectStopped(tool, by: signal, "\(arguments.joined(separator: " ")) on a stalled pipe", folder: folder, keeping: []) {
             Date().timeIntervalSince(started) > 0.4
         }
     }
@@ -113,7 +113,7 @@ import Glibc
 
     @Test("a long silence being written: trim, join and compose stop on each signal",
           arguments: ["trim", "join", "compose"], signals)
-    func longSilence(_ command: String, _ signal: Int32) throws {
+    func longSilence(_ command: String, _ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         let input = try copyFixture(Self.shortInput, into: folder, as: "in.wav")
         let output = folder.file("out.flac").path
@@ -127,7 +127,7 @@ import Glibc
         }
         let before = folder.contents
         let tool = try RunningTool(arguments)
-        Self.expectStopped(tool, by: signal, "\(command) with 80000 s of silence", folder: folder, keeping: before) {
+        await Self.expectStopped(tool, by: signal, "\(command) with 80000 s of silence", folder: folder, keeping: before) {
             folder.contents.contains { $0.hasSuffix(".partial") }
         }
     }
@@ -137,9 +137,9 @@ import Glibc
     @Test("mid-work: convert, reverse, waveform, play and video stop; the output folder stays empty",
           arguments: [("convert", SIGHUP), ("reverse", SIGINT), ("waveform", SIGTERM), ("waveform", SIGINT),
                       ("play", SIGTERM), ("video", SIGHUP)])
-    func midWork(_ command: String, _ signal: Int32) throws {
+    func midWork(_ command: String, _ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
-        let long = try LongInputs.mp3FourMinutes().path
+        let long = try await LongInputs.mp3FourMinutes().path
         let arguments: [String]
         // On one thread: on every core a 4-minute MP3 is done in about 0.1 s, too close to the
         // 10 ms it takes to see the partial and send the signal.
@@ -148,16 +148,16 @@ import Glibc
         case "reverse": arguments = ["reverse", long, "-o", folder.url.path, "--threads", "1"]
         case "waveform": arguments = ["waveform", long, folder.file("out.png").path, "--width", "4000", "--threads", "1"]
         case "play": arguments = ["play", long, "--to-file", folder.file("out.wav").path, "--loop", "--duration", "36000"]
-        default: arguments = ["video", try Self.video().path, folder.file("out.mp4").path, "--preset", "slow"]
+        default: arguments = await ["video", try Self.video().path, folder.file("out.mp4").path, "--preset", "slow"]
         }
         let tool = try RunningTool(arguments)
-        Self.expectStopped(tool, by: signal, "\(command) mid-work", folder: folder, keeping: []) {
+        await Self.expectStopped(tool, by: signal, "\(command) mid-work", folder: folder, keeping: []) {
             folder.contents.contains { $0.hasSuffix(".partial") }
         }
     }
 
     @Test("a second signal ends the work at once; the line says so, not that a read was waited on")
-    func secondSignal() throws {
+    func secondSignal() async throws {
         let folder = try TemporaryDirectory()
         // Standard input a socket whose writer went silent: FFmpeg's `pipe` protocol waits in a
         // `read` no signal interrupts, so the first signal cannot end the work by itself and the
@@ -171,13 +171,13 @@ import Glibc
         try writer.write(contentsOf: Data(contentsOf: Fixtures.url("mp3-cbr64-xing-1ch-22050.mp3")).prefix(3000))
         let tool = try RunningTool(["convert", "-", folder.file("out.wav").path], standardInput: reader)
         try reader.close()
-        Thread.sleep(forTimeInterval: 0.4)  // nothing to see from outside while it waits
+        try? await Task.sleep(for: .seconds(0.4))  // nothing to see from outside while it waits
         try #require(tool.process.isRunning, "convert ended before the signals: \(tool.errorText)")
         kill(tool.process.processIdentifier, SIGINT)
         // Well inside the first signal's watchdog delay (0.5 s): the second, not the watchdog, ends it.
-        Thread.sleep(forTimeInterval: 0.1)
+        try? await Task.sleep(for: .seconds(0.1))
         kill(tool.process.processIdentifier, SIGTERM)
-        #expect(tool.waitUntilExit(timeout: 10))
+        #expect(await tool.waitUntilExit(timeout: 10))
         let ended = (tool.process.terminationStatus, tool.errorText)
         let expected = (128 + SIGINT, "reverse-audio: error: stopped by SIGINT: then SIGTERM ended the work at once; unfinished files were removed\n")
         #expect(ended == expected, "exit \(ended.0): \(ended.1)")
@@ -186,7 +186,7 @@ import Glibc
     }
 
     @Test("mid-work on junk that takes a while to reject: info and list stop", arguments: [("info", SIGINT), ("list", SIGHUP)])
-    func infoAndList(_ command: String, _ signal: Int32) throws {
+    func infoAndList(_ command: String, _ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         for index in 0..<6 {
             let junk = folder.file("zeros-\(index).mp3")
@@ -198,14 +198,14 @@ import Glibc
         let before = folder.contents
         let tool = try RunningTool(command == "info" ? ["info"] + before.map { folder.file($0).path } : ["list", folder.url.path])
         let started = Date()
-        Self.expectStopped(tool, by: signal, "\(command) mid-work", folder: folder, keeping: before) {
+        await Self.expectStopped(tool, by: signal, "\(command) mid-work", folder: folder, keeping: before) {
             Date().timeIntervalSince(started) > 0.4
         }
     }
 
     /// A 10 s 640×360 H.264 clip with audio, made once.
-    static func video() throws -> URL {
-        try SignalFiles.shared("signal-video.mp4", seconds: 10, codecArguments: [
+    static func video() async throws -> URL {
+        try await SignalFiles.shared("signal-video.mp4", seconds: 10, codecArguments: [
             "-f", "lavfi", "-i", "testsrc=size=640x360:rate=30:duration=10", "-map", "1:v", "-map", "0:a",
             "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest",
         ])

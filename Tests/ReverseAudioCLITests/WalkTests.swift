@@ -7,7 +7,7 @@ import Glibc
 
 /// Issue 19, item 6: folder walks read names as bytes, visit each real file once (two
 /// symbolic-link loops included), pass over FIFOs and never take their own output folder as input.
-@Suite struct WalkTests {
+@Suite(.runsProcesses) struct WalkTests {
     static let fixture = "wav-pcm_s16le-1ch-8000.wav"
     /// "café.wav" in Latin-1: not UTF-8.
     static let latin1Name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".wav".utf8)
@@ -30,21 +30,21 @@ import Glibc
     }
 
     @Test("reverse . walks bytes, each file once, skips the FIFO, the loops and its own output folder; twice the same")
-    func reverseWalk() throws {
+    func reverseWalk() async throws {
         let directory = try TemporaryDirectory()
         let music = try Self.makeFolder(in: directory)
         let temporary = try TemporaryDirectory()
         let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.url.path]) { $1 }
         for run in 1...2 {
             let started = Date()
-            let result = try ProcessRunner.run(BuiltProducts.reverseAudio.path, ["reverse", ".", "-y", "--verbose", "--jobs", "2"],
+            let result = try await ProcessRunner.run(BuiltProducts.reverseAudio.path, ["reverse", ".", "-y", "--verbose", "--jobs", "2"],
                                                currentDirectory: music, environment: environment)
             #expect(Date().timeIntervalSince(started) < 30)
             #expect(result.status == 0, "run \(run): \(result.errorText)")
             let reversed = music.appendingPathComponent("Reversed")
             #expect(outputContents(reversed) == ["caf\\xE9-REVERSED.wav", "ok-REVERSED.wav", "sub"], "run \(run): \(folderContents(reversed))")
             #expect(folderContents(reversed.appendingPathComponent("sub")) == ["deep-REVERSED.wav"])
-            try expectReversal(reversed.appendingPathComponent("caf\\xE9-REVERSED.wav"), of: Fixtures.url(Self.fixture))
+            try await expectReversal(reversed.appendingPathComponent("caf\\xE9-REVERSED.wav"), of: Fixtures.url(Self.fixture))
             // Each real file once: three reversed, and the table names the Latin-1 file escaped.
             #expect(result.outputLines.filter { $0.contains("-REVERSED.wav") }.count == 3, "\(result.outputText)")
             #expect(result.outputText.contains("caf\\xE9.wav"), "\(result.outputText)")
@@ -60,31 +60,31 @@ import Glibc
     }
 
     @Test("list shows the Latin-1 name escaped and does not wait on the FIFO")
-    func list() throws {
+    func list() async throws {
         let directory = try TemporaryDirectory()
         let music = try Self.makeFolder(in: directory)
         let tool = try RunningTool(["list", music.path])
-        #expect(tool.waitUntilExit(timeout: 10), "list hung")
+        #expect(await tool.waitUntilExit(timeout: 10), "list hung")
         #expect(tool.process.terminationStatus == 0, "\(tool.errorText)")
         #expect(tool.temporaryLeftovers.isEmpty)
-        let result = try CLI.run(["list", music.path])
+        let result = try await CLI.run(["list", music.path])
         #expect(result.outputLines.contains { $0.contains("caf\\xE9.wav") && $0.contains("pcm_s16le") }, "\(result.outputText)")
         #expect(!result.outputText.contains("fifo.wav"))
     }
 
     @Test("a file named in bytes that are not UTF-8 is read; a missing one is reported by its escaped name")
-    func namedLatin1() throws {
+    func namedLatin1() async throws {
         let directory = try TemporaryDirectory()
         let audio = try Data(contentsOf: Fixtures.url(Self.fixture))
         try writeFile(named: Self.latin1Name, in: directory.url, contents: audio)
         let temporary = try TemporaryDirectory()
-        let converted = try runShell("TMPDIR='\(temporary.url.path)' \"$TOOL\" convert \"$(printf 'caf\\351.wav')\" out.wav --reverse",
+        let converted = try await runShell("TMPDIR='\(temporary.url.path)' \"$TOOL\" convert \"$(printf 'caf\\351.wav')\" out.wav --reverse",
                                      in: directory.url)
         #expect(converted.status == 0, "\(converted.errorText)")
-        try expectReversal(directory.file("out.wav"), of: Fixtures.url(Self.fixture))
-        let info = try runShell("TMPDIR='\(temporary.url.path)' \"$TOOL\" info \"$(printf 'caf\\351.wav')\"", in: directory.url)
+        try await expectReversal(directory.file("out.wav"), of: Fixtures.url(Self.fixture))
+        let info = try await runShell("TMPDIR='\(temporary.url.path)' \"$TOOL\" info \"$(printf 'caf\\351.wav')\"", in: directory.url)
         #expect(info.status == 0 && info.outputText.hasPrefix("caf\\xE9.wav"), "\(info.outputText) \(info.errorText)")
-        let missing = try runShell("\"$TOOL\" info \"$(printf 'gone\\351.wav')\"", in: directory.url)
+        let missing = try await runShell("\"$TOOL\" info \"$(printf 'gone\\351.wav')\"", in: directory.url)
         #expect(missing.status == 1 && missing.errorText.contains("gone\\xE9.wav"), "\(missing.errorText)")
         #expect(temporary.contents.isEmpty, "left in TMPDIR: \(temporary.contents)")
     }

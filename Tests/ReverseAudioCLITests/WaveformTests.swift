@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `waveform`: PNGs decoded back with the ffmpeg CLI and checked pixel by pixel.
-@Suite struct WaveformTests {
+@Suite(.runsProcesses) struct WaveformTests {
     static let waveColor: [UInt8] = [32, 64, 160]
     static let axisColor: [UInt8] = [40, 40, 40]
     /// Rows above the bands (the file's name) and below them (the time axis and its times), in
@@ -23,8 +23,8 @@ import TestSupport
         let height: Int
         let bytes: [UInt8]
 
-        init(_ url: URL) throws {
-            let probe = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height,codec_name",
+        init(_ url: URL) async throws {
+            let probe = try await ProcessRunner.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height,codec_name",
                                                          "-of", "default=nw=1", url.path])
             let fields = Dictionary(uniqueKeysWithValues: probe.outputText.split(separator: "\n").compactMap { line -> (String, String)? in
                 let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
@@ -33,7 +33,7 @@ import TestSupport
             #expect(fields["codec_name"] == "png")
             width = Int(fields["width"] ?? "") ?? 0
             height = Int(fields["height"] ?? "") ?? 0
-            let raw = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            let raw = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
             bytes = [UInt8](raw.standardOutput)
         }
 
@@ -42,34 +42,34 @@ import TestSupport
         func rows(ofColumn x: Int, in rows: Range<Int>, color: [UInt8]) -> [Int] { rows.filter { self.color(x, $0) == color } }
     }
 
-    static func make(_ name: String, _ source: String, in directory: TemporaryDirectory) throws -> URL {
+    static func make(_ name: String, _ source: String, in directory: TemporaryDirectory) async throws -> URL {
         let url = directory.file(name)
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", source, "-c:a", "pcm_s16le", url.path])
+        let result = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", source, "-c:a", "pcm_s16le", url.path])
         try #require(result.status == 0, "\(result.errorText)")
         return url
     }
 
-    static func draw(_ input: URL, _ output: URL, _ options: [String] = []) throws {
-        let result = try CLI.run(["waveform", input.path, output.path] + options)
+    static func draw(_ input: URL, _ output: URL, _ options: [String] = []) async throws {
+        let result = try await CLI.run(["waveform", input.path, output.path] + options)
         try #require(result.status == 0, "\(result.errorText)")
     }
 
     @Test("the PNG has the requested size; silence is a flat line; a full-scale square wave fills its band")
-    func silenceAndSquare() throws {
+    func silenceAndSquare() async throws {
         let directory = try TemporaryDirectory()
-        let silence = try Self.make("silence.wav", "anullsrc=r=8000:cl=mono:d=1", in: directory)
-        let square = try Self.make("square.wav", "aevalsrc=exprs='1-2*mod(n\\,2)':s=8000:d=1", in: directory)
+        let silence = try await Self.make("silence.wav", "anullsrc=r=8000:cl=mono:d=1", in: directory)
+        let square = try await Self.make("square.wav", "aevalsrc=exprs='1-2*mod(n\\,2)':s=8000:d=1", in: directory)
         let (width, height) = (300, 120)
         let band = Self.titleHeight..<(height - Self.axisHeight)  // one channel: the band above the axis
-        try Self.draw(silence, directory.file("silence.png"), ["--width", "\(width)", "--height", "\(height)"])
-        let quiet = try Picture(directory.file("silence.png"))
+        try await Self.draw(silence, directory.file("silence.png"), ["--width", "\(width)", "--height", "\(height)"])
+        let quiet = try await Picture(directory.file("silence.png"))
         #expect(quiet.width == width && quiet.height == height)
         for x in 0..<width { #expect(quiet.rows(ofColumn: x, in: band, color: Self.waveColor).count == 1, "column \(x)") }
         let middle = quiet.rows(ofColumn: 0, in: band, color: Self.waveColor)
         #expect((0..<width).allSatisfy { quiet.rows(ofColumn: $0, in: band, color: Self.waveColor) == middle }, "a flat line")
 
-        try Self.draw(square, directory.file("square.png"), ["--width", "\(width)", "--height", "\(height)"])
-        let loud = try Picture(directory.file("square.png"))
+        try await Self.draw(square, directory.file("square.png"), ["--width", "\(width)", "--height", "\(height)"])
+        let loud = try await Picture(directory.file("square.png"))
         for x in 0..<width {
             let clear = x < Self.labelColumns || x >= width - Self.labelColumns ? (band.lowerBound + Self.labelRows)..<band.upperBound : band
             #expect(loud.rows(ofColumn: x, in: clear, color: Self.waveColor) == Array(clear), "column \(x)")
@@ -77,11 +77,11 @@ import TestSupport
     }
 
     @Test("the time axis: ticks at increasing, even positions")
-    func timeAxis() throws {
+    func timeAxis() async throws {
         let directory = try TemporaryDirectory()
-        let input = try Self.make("tone.wav", "sine=f=440:r=8000:d=3", in: directory)
-        try Self.draw(input, directory.file("tone.png"), ["--width", "600", "--height", "100"])
-        let picture = try Picture(directory.file("tone.png"))
+        let input = try await Self.make("tone.wav", "sine=f=440:r=8000:d=3", in: directory)
+        try await Self.draw(input, directory.file("tone.png"), ["--width", "600", "--height", "100"])
+        let picture = try await Picture(directory.file("tone.png"))
         let tickRow = picture.height - Self.axisHeight + 2
         let ticks = (0..<picture.width).filter { picture.color($0, tickRow) == Self.axisColor }
         #expect(ticks.count >= 4, "\(ticks)")
@@ -98,16 +98,16 @@ import TestSupport
     }
 
     @Test("a reversal's picture is the original's mirrored left to right (±1 column); --compare draws both")
-    func mirrored() throws {
+    func mirrored() async throws {
         let directory = try TemporaryDirectory()
         let original = Fixtures.audioFilesDirectory.appendingPathComponent("Phrase.wav")
         let reversed = directory.file("reversed.wav")
-        #expect(try CLI.convert(original, reversed, reverse: true).status == 0)
+        #expect(try await CLI.convert(original, reversed, reverse: true).status == 0)
         let (width, height) = (400, 100)
-        try Self.draw(original, directory.file("a.png"), ["--width", "\(width)", "--height", "\(height)"])
-        try Self.draw(reversed, directory.file("b.png"), ["--width", "\(width)", "--height", "\(height)"])
-        let a = try Picture(directory.file("a.png"))
-        let b = try Picture(directory.file("b.png"))
+        try await Self.draw(original, directory.file("a.png"), ["--width", "\(width)", "--height", "\(height)"])
+        try await Self.draw(reversed, directory.file("b.png"), ["--width", "\(width)", "--height", "\(height)"])
+        let a = try await Picture(directory.file("a.png"))
+        let b = try await Picture(directory.file("b.png"))
         let band = (Self.titleHeight + Self.labelRows)..<(height - Self.axisHeight)
         // Column bins of the two files need not fall on the same frames: each column's extent
         // lies within the mirrored column's and its neighbours' (and the other way round).
@@ -120,8 +120,8 @@ import TestSupport
             #expect(Set(a.rows(ofColumn: x, in: band, color: Self.waveColor)).isSubset(of: neighbours(b, around: mirror)), "column \(x)")
             #expect(Set(b.rows(ofColumn: mirror, in: band, color: Self.waveColor)).isSubset(of: neighbours(a, around: x)), "column \(x)")
         }
-        try Self.draw(original, directory.file("both.png"), ["--width", "\(width)", "--height", "\(2 * height)", "--compare", reversed.path])
-        let both = try Picture(directory.file("both.png"))
+        try await Self.draw(original, directory.file("both.png"), ["--width", "\(width)", "--height", "\(2 * height)", "--compare", reversed.path])
+        let both = try await Picture(directory.file("both.png"))
         #expect(both.width == width && both.height == 2 * height)
         // The lower panel is the reversal's picture.
         for x in stride(from: 0, to: width, by: 7) {

@@ -8,11 +8,11 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// The probe against ffprobe, and the exact frame count against ffmpeg's decode.
-@Suite struct AudioInfoTests {
+@Suite(.runsProcesses) struct AudioInfoTests {
     @Test("agrees with ffprobe; frames equal the decoded length", arguments: Fixtures.matrix.map(Fixtures.url) + Fixtures.audioFiles)
-    func agreesWithFFprobe(_ input: URL) throws {
+    func agreesWithFFprobe(_ input: URL) async throws {
         let info = try AudioInfo.read(from: input)
-        let probe = try FFmpegOracle.probe(input)
+        let probe = try await FFmpegOracle.probe(input)
         #expect(info.container == probe.format["format_name"] as? String)
         #expect(info.codec == probe.stream["codec_name"] as? String)
         #expect(String(info.sampleRate) == probe.stream["sample_rate"] as? String)
@@ -23,7 +23,7 @@ import TestSupport
             #expect(abs((info.containerDuration ?? -1) - duration) < 1e-5)
         }
         #expect(info.bitRate.map(String.init) == (probe.format["bit_rate"] as? String ?? probe.stream["bit_rate"] as? String))
-        let decoded = try FFmpegOracle.samples(of: input).count / info.channelCount
+        let decoded = try await FFmpegOracle.samples(of: input).count / info.channelCount
         #expect(info.frames == Int64(decoded))
         #expect(info.duration == Double(decoded) / Double(info.sampleRate) && !info.durationIsEstimate)
     }

@@ -8,7 +8,7 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// Every kind of bad input gives a one-line error that names the file, and leaves nothing behind.
-@Suite struct BadInputTests {
+@Suite(.runsProcesses) struct BadInputTests {
     static let isRoot = getuid() == 0
 
     /// Converts (and reverses) `input` into a fresh folder; returns the error and the folder.
@@ -111,7 +111,7 @@ import TestSupport
     @Test("the output folder removed mid-way: an error and nothing left")
     func folderRemoved() async throws {
         let source = try TemporaryDirectory()
-        let input = try SignalFiles.make("long.wav", seconds: 60, in: source.url)
+        let input = try await SignalFiles.make("long.wav", seconds: 60, in: source.url)
         let doomed = try TemporaryDirectory()
         let removed = CancellationFlag()
         let output = doomed.file("out.wav")

@@ -6,7 +6,7 @@ import TestSupport
 @testable import ReverseAudioFFmpeg
 
 /// The sample format a composition writes: the one that holds every piece exactly.
-@Suite struct CompositionFormatTests {
+@Suite(.runsProcesses) struct CompositionFormatTests {
     @Test("the widest sample format holds every piece exactly: wider integers, float beside integer, f64 beside 32-bit integers")
     func widest() {
         #expect(Composition.widest([.s16, .s24]) == .s24)
@@ -27,7 +27,7 @@ import TestSupport
     }
 
     @Test("a 16-bit WAV joined to a decoded MP3 into FLAC is 24-bit; --verbose names both conversions")
-    func lossyIntoFLAC() throws {
+    func lossyIntoFLAC() async throws {
         let directory = try TemporaryDirectory()
         let output = directory.file("joined.flac")
         let wav = Fixtures.url("wav-pcm_s16le-2ch-44100.wav")
@@ -36,6 +36,6 @@ import TestSupport
         #expect(result.format.sampleFormat == .s24)
         #expect(result.paths.count == 2 && result.paths[0].contains("sample format s16 → s24 (exact)")
                     && result.paths[1].hasPrefix("decoded") && result.paths[1].contains("sample format f32 → s24"), "\(result.paths)")
-        #expect(try FFmpegOracle.probe(output).stream["bits_per_raw_sample"] as? String == "24")
+        #expect(try await FFmpegOracle.probe(output).stream["bits_per_raw_sample"] as? String == "24")
     }
 }

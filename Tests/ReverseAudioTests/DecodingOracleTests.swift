@@ -8,7 +8,7 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// The decoder against `ffmpeg -i X -f s16le -acodec pcm_s16le -`, byte for byte.
-@Suite struct DecodingOracleTests {
+@Suite(.runsProcesses) struct DecodingOracleTests {
     static func decodeAll(_ url: URL, channels: ChannelSelection) throws -> (samples: [Int16], format: PCMFormat, blocks: [SampleBuffer]) {
         let source = try TestDecode.source(url, channels: channels)
         let blocks = try TestDecode.blocks(of: source)
@@ -16,19 +16,19 @@ import TestSupport
     }
 
     @Test("all channels equal ffmpeg's decode", arguments: Fixtures.allDecodableInputs)
-    func allChannels(_ input: URL) throws {
-        let expected = try FFmpegOracle.samples(of: input)
+    func allChannels(_ input: URL) async throws {
+        let expected = try await FFmpegOracle.samples(of: input)
         let decoded = try Self.decodeAll(input, channels: .all)
         #expect(decoded.samples.count == expected.count, "sample count")
         #expect(decoded.samples == expected)
-        let probe = try FFmpegOracle.probe(input)
+        let probe = try await FFmpegOracle.probe(input)
         #expect(decoded.format.channelCount == probe.stream["channels"] as? Int)
         #expect(String(decoded.format.sampleRate) == probe.stream["sample_rate"] as? String)
     }
 
     @Test("mix equals ffmpeg -ac 1", arguments: Fixtures.allDecodableInputs)
-    func mixDown(_ input: URL) throws {
-        let expected = try FFmpegOracle.samples(of: input, ["-ac", "1"])
+    func mixDown(_ input: URL) async throws {
+        let expected = try await FFmpegOracle.samples(of: input, ["-ac", "1"])
         let decoded = try Self.decodeAll(input, channels: .mix)
         #expect(decoded.format.channelCount == 1)
         #expect(decoded.samples == expected)
@@ -72,24 +72,24 @@ import TestSupport
     }
 
     @Test("the public reader delivers the same samples, mixed down as -ac 1 too")
-    func reader() throws {
+    func reader() async throws {
         let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
         for (channels, arguments) in [(ChannelSelection.all, [String]()), (.mix, ["-ac", "1"])] {
             let reader = try AudioReader(url: input, sampleFormat: .s16, channels: channels)
             var samples: [Int16] = []
             while let chunk = try reader.read(maximumFrames: 4096) { samples += chunk.samples(as: Int16.self) }
-            #expect(samples == (try FFmpegOracle.samples(of: input, arguments)))
+            #expect(samples == (try await FFmpegOracle.samples(of: input, arguments)))
         }
     }
 
     @Test("a truncated file decodes what ffmpeg decodes, with a warning",
           arguments: ["bad-truncated-30pct.mp3", "bad-truncated-30pct.flac", "bad-truncated-30pct-faststart.m4a"])
-    func truncated(_ name: String) throws {
+    func truncated(_ name: String) async throws {
         let input = Fixtures.url(name)
         let chain = try TestDecode.chain(input)
         let samples = try TestDecode.blocks(of: chain.source).flatMap(\.samples)
         #expect(!samples.isEmpty)
-        #expect(samples == (try FFmpegOracle.samples(of: input)))
+        await #expect(samples == (try FFmpegOracle.samples(of: input)))
         #expect(chain.warnings.contains { $0.description.contains("truncated") }, "\(chain.warnings)")
     }
 

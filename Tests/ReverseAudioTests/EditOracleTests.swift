@@ -12,7 +12,7 @@ import TestSupport
 /// silence and a reversed cut), each written in the input's own format. All 100 outputs are
 /// decoded by one ffmpeg process (the concat filter) and must equal, byte for byte at the
 /// native sample format, the slices of one ffmpeg decode of the input.
-@Suite struct EditOracleTests {
+@Suite(.runsProcesses) struct EditOracleTests {
     /// 100 compositions for a file of `frames` frames, and the bytes each must decode to.
     static func plans(_ source: NativePCM, url: URL, seed: UInt64) throws -> [(pieces: [CompositionPiece], expected: [UInt8])] {
         let frames = source.frames
@@ -46,9 +46,9 @@ import TestSupport
 
     @Test("100 cuts and compositions per lossless format decode to the exact slices, in the input's sample format",
           arguments: Fixtures.lossless)
-    func hundredCuts(_ name: String) throws {
+    func hundredCuts(_ name: String) async throws {
         let input = Fixtures.url(name)
-        let source = try NativePCM.decode(input)
+        let source = try await NativePCM.decode(input)
         try #require(source.frames > 1)
         let directory = try TemporaryDirectory()
         var outputs: [URL] = []
@@ -61,13 +61,13 @@ import TestSupport
             outputs.append(output)
             expected += plan.expected
         }
-        let decoded = try NativePCM.decodeConcatenated(outputs)
+        let decoded = try await NativePCM.decodeConcatenated(outputs)
         #expect(decoded.bytes.count == expected.count, "\(name): \(decoded.bytes.count) bytes, expected \(expected.count)")
         if decoded.bytes != expected, let first = zip(decoded.bytes, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
             Issue.record("\(name): first difference at frame \(first.offset / source.frameBytes) of the concatenated outputs")
         }
         for output in [outputs[0], outputs[2], outputs[99]] {
-            let written = try NativePCM.decode(output)
+            let written = try await NativePCM.decode(output)
             #expect(written.format == source.format && written.bits == source.bits,
                     "\(name): \(output.lastPathComponent) is \(written.format)/\(written.bits ?? "-"), not \(source.format)/\(source.bits ?? "-")")
         }

@@ -19,7 +19,7 @@ import TestSupport
 /// - at most the fade's frames and 2 per boundary are encoded again (3 before a fade-in's
 ///   boundary in MPEG-2, whose frames are half as long as the encoder's 1105-sample delay);
 /// - most of the file's bytes are copied ones.
-@Suite struct FadedCutTests {
+@Suite(.runsProcesses) struct FadedCutTests {
     /// One lossy row.
     struct Row: Sendable, CustomStringConvertible {
         let description: String
@@ -38,8 +38,8 @@ import TestSupport
     ]
 
     /// `url` decoded by ffmpeg to interleaved 32-bit float.
-    static func floats(_ url: URL) throws -> [Float] {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "f32le", "-"])
+    static func floats(_ url: URL) async throws -> [Float] {
+        let result = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "f32le", "-"])
         guard result.status == 0 else { throw FFmpegOracle.Failure(description: "ffmpeg failed on \(url.lastPathComponent): \(result.errorText)") }
         return result.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
@@ -94,13 +94,16 @@ import TestSupport
 
     @Test("100 random faded cuts of each lossy row: copied but for the frames under the fades, exact outside them, within the codec's noise inside",
           arguments: rows)
-    func hundredFadedCuts(_ row: Row) throws {
+    func hundredFadedCuts(_ row: Row) async throws {
         let directory = try TemporaryDirectory()
-        let input = try row.mp3.map { try MP3Classes.make($0, seconds: 6, in: directory.url, keepingSource: true) }
-            ?? MP3Classes.makeAAC(seconds: 6, noiseSubstitution: row.noiseSubstitution, in: directory.url)
-        let source = try Self.floats(input.deletingPathExtension().appendingPathExtension("wav"))
-        let whole = try Self.floats(input)
-        let probe = try FFmpegOracle.probe(input).stream
+        let input = if let mp3 = row.mp3 {
+            try await MP3Classes.make(mp3, seconds: 6, in: directory.url, keepingSource: true)
+        } else {
+            try await MP3Classes.makeAAC(seconds: 6, noiseSubstitution: row.noiseSubstitution, in: directory.url)
+        }
+        let source = try await Self.floats(input.deletingPathExtension().appendingPathExtension("wav"))
+        let whole = try await Self.floats(input)
+        let probe = try await FFmpegOracle.probe(input).stream
         let channels = probe["channels"] as? Int ?? 2
         let rate = Int(probe["sample_rate"] as? String ?? "") ?? 44100
         let isAAC = row.mp3 == nil
@@ -144,7 +147,7 @@ import TestSupport
             #expect((fadeIn > 0) == (head > 0) && head <= (fadeIn + frameSamples - 1) / frameSamples + headAllowance, "\(label): \(head) re-encoded under the fade-in: \(path)")
             #expect((fadeOut > 0) == (tail > 0) && tail <= (fadeOut + frameSamples - 1) / frameSamples + 2, "\(label): \(tail) re-encoded under the fade-out: \(path)")
             if let share = Self.number(in: path, before: "% of the bytes copied") { shares.append(share) }
-            let decoded = try Self.floats(output)
+            let decoded = try await Self.floats(output)
             // FFmpeg decodes an MP4's last packet whole (a player honouring the edit stops at the cut).
             #expect(decoded.count / channels == length || (isAAC && (length..<(length + 1024)).contains(decoded.count / channels)),
                     "\(label): decodes to \(decoded.count / channels) frames")

@@ -6,9 +6,9 @@ import FFmpeg
 
 /// A batch's `--verify` digests: libavutil's SHA-256 against the standard's vectors and
 /// `sha256sum` (the oracle, a process of its own).
-@Suite struct FileDigestTests {
+@Suite(.runsProcesses) struct FileDigestTests {
     @Test("SHA-256 (libavutil's) equals the standard's vectors and sha256sum, across block edges")
-    func sha256() throws {
+    func sha256() async throws {
         let abc = try #require(SHA256Digest())
         Array("abc".utf8).withUnsafeBytes { abc.update($0) }
         #expect(abc.hexDigest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -18,7 +18,7 @@ import FFmpeg
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
             let file = directory.file("bytes-\(length)")
             try Data(bytes).write(to: file)
-            let expected = try ProcessRunner.run("sha256sum", [file.path]).outputText.split(separator: " ").first.map(String.init)
+            let expected = try await ProcessRunner.run("sha256sum", [file.path]).outputText.split(separator: " ").first.map(String.init)
             #expect(try FileDigest.sha256(ofFileAt: file.path) == expected, "length \(length)")
         }
         #expect(try FileDigest.sha256(ofFileAt: directory.file("missing").path) == nil)

@@ -10,7 +10,7 @@ import TestSupport
 /// FFmpeg decodes through the SBR QMF banks (upsampled to 44.1 kHz, made stereo) without SBR or
 /// PS data. It checks how the stream is recognised, the pre-roll the trait gives and that a
 /// range is the whole decode's frames; not what real SBR envelopes or PS parameters do.
-@Suite struct HEAACPrerollTests {
+@Suite(.runsProcesses) struct HEAACPrerollTests {
     static let signalled = Fixtures.url("edge-m4a-he-aac-v2-signalled.m4a")
 
     @Test("an MP4 stating HE-AAC v2 restarts 5 packets before a seek's target, and is not called bit-exact")
@@ -30,8 +30,8 @@ import TestSupport
     }
 
     @Test("ranges of the stream stated HE-AAC v2 are the frames of its whole decode (ffmpeg's, sliced)")
-    func rangesAreTheWholeDecode() throws {
-        let oracle = try LengthOracle(Self.signalled)
+    func rangesAreTheWholeDecode() async throws {
+        let oracle = try await LengthOracle(Self.signalled)
         for range in [Int64(0)..<4096, 10_000..<30_000, 30_000..<Int64(oracle.frames)] {
             let source = try TestDecode.source(Self.signalled).range(range, name: "he")
             let decoded = try TestDecode.blocks(of: source).flatMap(\.samples)

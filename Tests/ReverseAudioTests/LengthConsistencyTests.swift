@@ -8,12 +8,12 @@ import TestSupport
 
 /// The library agrees with itself and with the oracle on every fixture's length: what the file
 /// source resolves before decoding, what it decodes, `AudioInfo`, a reversal and playback.
-@Suite struct LengthConsistencyTests {
+@Suite(.runsProcesses) struct LengthConsistencyTests {
     @Test("resolved, decoded, described, reversed and played lengths are the oracle's", arguments: Fixtures.decodable)
-    func lengths(_ name: String) throws {
+    func lengths(_ name: String) async throws {
         let input = Fixtures.url(name)
-        let channels = max(1, try FFmpegOracle.probe(input).stream["channels"] as? Int ?? 1)
-        let oracle = Int64(try FFmpegOracle.samples(of: input).count / channels)
+        let channels = await max(1, try FFmpegOracle.probe(input).stream["channels"] as? Int ?? 1)
+        let oracle = await Int64(try FFmpegOracle.samples(of: input).count / channels)
         let source = try AudioFileSource(url: input)
         let resolved = try source.resolveLength()
         #expect(resolved.frames == oracle, "\(name): resolved \(resolved) before decoding")

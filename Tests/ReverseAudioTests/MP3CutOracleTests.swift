@@ -11,7 +11,7 @@ import TestSupport
 /// prepended frame carrying the bit reservoir), decode with ffmpeg to exactly the slice of the
 /// input's decode (as `atrim` cuts it) and with mpg123 to its slice of mpg123's decode within
 /// 1 LSB. All outputs of a class are decoded by one ffmpeg process and one mpg123 process.
-@Suite struct MP3CutOracleTests {
+@Suite(.runsProcesses) struct MP3CutOracleTests {
     /// What the tool decodes from one file: ffmpeg's float samples and mpg123's 16-bit ones.
     struct Decodes {
         let ffmpeg: NativePCM
@@ -19,11 +19,11 @@ import TestSupport
         let channels: Int
     }
 
-    static func decodes(_ urls: [URL]) throws -> Decodes {
-        let ffmpeg = urls.count == 1 ? try NativePCM.decode(urls[0]) : try NativePCM.decodeConcatenated(urls)
-        let result = try ProcessRunner.run("mpg123", ["-q", "-s"] + urls.map(\.path))
+    static func decodes(_ urls: [URL]) async throws -> Decodes {
+        let ffmpeg = await urls.count == 1 ? try NativePCM.decode(urls[0]) : try NativePCM.decodeConcatenated(urls)
+        let result = try await ProcessRunner.run("mpg123", ["-q", "-s"] + urls.map(\.path))
         guard result.status == 0 else { throw FFmpegOracle.Failure(description: "mpg123 failed: \(result.errorText)") }
-        let channels = try FFmpegOracle.probe(urls[0]).stream["channels"] as? Int ?? 1
+        let channels = try await FFmpegOracle.probe(urls[0]).stream["channels"] as? Int ?? 1
         return Decodes(ffmpeg: ffmpeg, mpg123: FFmpegOracle.int16Array(result.standardOutput), channels: channels)
     }
 
@@ -80,11 +80,11 @@ import TestSupport
     }
 
     /// `count` cuts of `input` through the library, checked as the suite says.
-    static func check(_ input: URL, name: String, count: Int, mpg123: Bool, expectsRepairs: Bool) throws {
-        let whole = try decodes([input])
+    static func check(_ input: URL, name: String, count: Int, mpg123: Bool, expectsRepairs: Bool) async throws {
+        let whole = try await decodes([input])
         let channels = whole.channels
         let frames = whole.ffmpeg.frames
-        let rate = try Int(FFmpegOracle.probe(input).stream["sample_rate"] as? String ?? "") ?? 44100
+        let rate = try await Int(FFmpegOracle.probe(input).stream["sample_rate"] as? String ?? "") ?? 44100
         let source = [UInt8](try Data(contentsOf: input))
         let directory = try TemporaryDirectory()
         var outputs: [URL] = []
@@ -105,7 +105,7 @@ import TestSupport
                 // 1152 samples) is encoded again, and says so and what it decodes to.
                 let reason = result.warnings.map(\.description).joined()
                 #expect(cut.count < 1152 && reason.contains("inside one MP3 frame"), "\(label): not copied: \(result.paths) \(reason)")
-                #expect(result.frames == Int64(try NativePCM.decode(output).frames), "\(label): \(result.frames) frames said")
+                await #expect(result.frames == Int64(try NativePCM.decode(output).frames), "\(label): \(result.frames) frames said")
                 reencoded += 1
                 continue
             }
@@ -117,13 +117,13 @@ import TestSupport
             expectedMPG += whole.mpg123[(cut.lowerBound * channels)..<(cut.upperBound * channels)]
         }
         try #require(outputs.count + reencoded == count, "\(name): \(outputs.count) of \(count) cuts copied")
-        let decoded = try decodes(outputs)
+        let decoded = try await decodes(outputs)
         #expect(decoded.ffmpeg.bytes.count == expected.count, "\(name): ffmpeg decodes \(decoded.ffmpeg.bytes.count) bytes, expected \(expected.count)")
         if decoded.ffmpeg.bytes != expected {
             // Which cuts: decode them one by one.
             var offset = 0
             for (index, output) in outputs.enumerated() {
-                let alone = try NativePCM.decode(output).bytes
+                let alone = try await NativePCM.decode(output).bytes
                 let wanted = expected[offset..<min(expected.count, offset + labels[index].count * whole.ffmpeg.frameBytes)]
                 if !alone.elementsEqual(wanted) { Issue.record("\(name) \(labels[index]): ffmpeg's decode is not the slice") }
                 offset += labels[index].count * whole.ffmpeg.frameBytes
@@ -140,18 +140,18 @@ import TestSupport
 
     @Test("100 random cuts are copied byte for byte and decode exactly (ffmpeg: bit for bit; mpg123: within 1 LSB)",
           arguments: MP3Classes.main)
-    func hundredCuts(_ kind: MP3Classes.Kind) throws {
+    func hundredCuts(_ kind: MP3Classes.Kind) async throws {
         let directory = try TemporaryDirectory()
-        let input = try MP3Classes.make(kind, seconds: 8, in: directory.url)
-        try Self.check(input, name: kind.name, count: 100, mpg123: true, expectsRepairs: true)
+        let input = try await MP3Classes.make(kind, seconds: 8, in: directory.url)
+        try await Self.check(input, name: kind.name, count: 100, mpg123: true, expectsRepairs: true)
     }
 
     @Test("MPEG-2 and 2.5, CRC-protected frames, ABR, 32 and 48 kHz, dual channel, a VBRI frame: cuts are copied and exact",
           arguments: MP3Classes.more)
-    func moreClasses(_ kind: MP3Classes.Kind) throws {
+    func moreClasses(_ kind: MP3Classes.Kind) async throws {
         let directory = try TemporaryDirectory()
-        let input = try MP3Classes.make(kind, seconds: 5, in: directory.url)
+        let input = try await MP3Classes.make(kind, seconds: 5, in: directory.url)
         // mpg123 decodes a VBRI frame as a silent frame where FFmpeg skips it: only ffmpeg is the oracle there.
-        try Self.check(input, name: kind.name, count: 20, mpg123: !kind.name.contains("VBRI"), expectsRepairs: false)
+        try await Self.check(input, name: kind.name, count: 20, mpg123: !kind.name.contains("VBRI"), expectsRepairs: false)
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
 /// other thread opens it once more (and the first to seek in an MP3 indexes its packets for
 /// all). Into an encoder (FLAC) and straight into a WAV. One test at a time: the counter sees
 /// every open of a file, and the tests share their inputs.
-@Suite(.enabled(if: OpenCounter.isAvailable), .serialized) struct OpenCountTests {
+@Suite(.enabled(if: OpenCounter.isAvailable), .serialized, .runsProcesses) struct OpenCountTests {
     /// Inputs long enough to be split (more than two segments of 65,536 frames), one a family.
     static let inputs: [(name: String, codec: [String])] = [
         ("opens.mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
@@ -38,9 +38,9 @@ import TestSupport
 
     @Test("a T-thread reversal opens its input at most T times, and at least once a thread that decodes",
           arguments: inputs.map(\.name))
-    func reversalOpens(_ name: String) throws {
+    func reversalOpens(_ name: String) async throws {
         let codec = try #require(Self.inputs.first { $0.name == name }?.codec)
-        let input = try SignalFiles.shared(name, seconds: 12, codecArguments: codec)
+        let input = try await SignalFiles.shared(name, seconds: 12, codecArguments: codec)
         let folder = try TemporaryDirectory()
         for threads in [1, 2, 3] {
             for output in ["out.flac", "out.wav"] {
@@ -51,7 +51,7 @@ import TestSupport
                 }
                 #expect(opens <= threads, "\(name) → \(output) on \(threads) threads: opened \(opens) times")
                 #expect(opens >= result.decodeThreads, "\(name): \(result.decodeThreads) threads decoded on \(opens) opens")
-                #expect(try FFmpegOracle.samples(of: folder.file(output)) == FFmpegOracle.reversedSamples(of: input))
+                #expect(try await FFmpegOracle.samples(of: folder.file(output)) == FFmpegOracle.reversedSamples(of: input))
             }
         }
     }
@@ -61,9 +61,9 @@ import TestSupport
     // open that decodes: a first seek finds it before anything is delivered.
     @Test("a range opens its input once, the progress bar's length callback included, which is told the range's seconds (no pass over the whole file for its length, no open of its own for it)",
           arguments: inputs.map(\.name))
-    func rangeOpensOnce(_ name: String) throws {
+    func rangeOpensOnce(_ name: String) async throws {
         let codec = try #require(Self.inputs.first { $0.name == name }?.codec)
-        let input = try SignalFiles.shared(name, seconds: 12, codecArguments: codec)
+        let input = try await SignalFiles.shared(name, seconds: 12, codecArguments: codec)
         let folder = try TemporaryDirectory()
         let told = ToldSeconds()
         var options = ConversionOptions(overwrite: true, range: try TimeRange(start: .seconds(6), duration: .seconds(1)), threads: 2)
@@ -82,9 +82,9 @@ import TestSupport
     // minutes, and 3 MB an hour); on one thread nothing seeks, so no index of ours is kept.
     @Test("an MP3 counted and decoded on one open keeps no index of its packets in the demuxer, forwards or reversed",
           arguments: [false, true])
-    func countedOpenKeepsNoDemuxerIndex(_ reversed: Bool) throws {
+    func countedOpenKeepsNoDemuxerIndex(_ reversed: Bool) async throws {
         let codec = try #require(Self.inputs.first { $0.name == "opens-untagged.mp3" }?.codec)
-        let input = try SignalFiles.shared("opens-untagged.mp3", seconds: 12, codecArguments: codec)
+        let input = try await SignalFiles.shared("opens-untagged.mp3", seconds: 12, codecArguments: codec)
         let chain = try TestDecode.chain(input, reversed: reversed)
         let read = reversed ? TestDecode.reversal(chain.source) : chain.source
         #expect(try TestDecode.frames(of: read) > 500_000)

@@ -189,35 +189,35 @@ extension PlaybackRenderer {
     }
 
     @Test("waiting for the threads returns once every started one has finished")
-    func waitsForThreads() {
+    func waitsForThreads() async {
         let control = Self.control()
         #expect(control.markStarted(threads: 2))
-        let finishedBoth = DispatchSemaphore(value: 0)
+        let finishedBoth = AsyncFlag()
         let order = OrderLog()
         Thread.detachNewThread {
             control.waitForThreads()
             order.append("waited")
-            finishedBoth.signal()
+            finishedBoth.raise()
         }
         order.append("first")
         control.threadFinished()
         order.append("second")
         control.threadFinished()
-        #expect(finishedBoth.wait(timeout: .now() + 30) == .success)
+        #expect(await finishedBoth.wait(upTo: 30))
         #expect(order.entries == ["first", "second", "waited"])
     }
 
     @Test("a command sent from another thread wakes a wait for one; the last status published is read")
-    func sendWakesWaiter() {
+    func sendWakesWaiter() async {
         let control = Self.control()
-        let woke = DispatchSemaphore(value: 0)
+        let woke = AsyncFlag()
         Thread.detachNewThread {
             // A long timeout: only the command can end this wait within the test.
             control.waitForCommand(timeout: 600)
-            woke.signal()
+            woke.raise()
         }
         control.send(.stop)
-        #expect(woke.wait(timeout: .now() + 60) == .success)
+        #expect(await woke.wait(upTo: 60))
         let status = PlaybackStatus(state: PlaybackState(frameCount: 100, position: 42, direction: .reverse),
                                     framesRendered: 58, loopWraps: 1, underruns: 2, sampleRate: 44_100)
         control.publish(status)
@@ -587,7 +587,7 @@ final class OrderLog: @unchecked Sendable {
     }
 
     @Test("the decode-ahead thread brings every chunk of the plan, then rests until stopped")
-    func decodeAhead() throws {
+    func decodeAhead() async throws {
         let file = try CountingWAV(frames: 6_000, channels: 1)
         let cache = try ChunkCache(url: file.url, chunkFrames: 100)
         cache.useRealTimePacing()
@@ -596,17 +596,17 @@ final class OrderLog: @unchecked Sendable {
         let ahead = DecodeAhead(cache: cache, control: control)
         let plan = cache.schedule.plan(for: state)
         #expect(plan.ahead == Array(stride(from: 50, through: 39, by: -1)) && plan.behind == [51, 52, 53])
-        let ended = DispatchSemaphore(value: 0)
+        let ended = AsyncFlag()
         Thread.detachNewThread {
             ahead.run()
-            ended.signal()
+            ended.raise()
         }
         // Polled with a generous bound that only a hang reaches.
         let deadline = Date(timeIntervalSinceNow: 60)
-        while !plan.all.allSatisfy(cache.isCached), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        while !plan.all.allSatisfy(cache.isCached), Date() < deadline { try await Task.sleep(for: .milliseconds(1)) }
         control.requestStop()
         ahead.wake()
-        #expect(ended.wait(timeout: .now() + 60) == .success)
+        #expect(await ended.wait(upTo: 60))
         #expect(plan.all.allSatisfy(cache.isCached))
         // The cursor's chunk (a seek), the rest ahead from the lowest up (a seek), then behind (a seek).
         #expect(cache.seeks == 3)

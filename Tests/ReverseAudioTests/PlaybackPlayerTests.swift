@@ -72,7 +72,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
 
 /// The player around the renderer: threads, commands from other threads, events; and the
 /// decode-ahead plan.
-@Suite struct PlaybackPlayerTests {
+@Suite(.runsProcesses) struct PlaybackPlayerTests {
     /// Blocks the calling thread (a sleep that cannot resume late the way an await can).
     static func block(_ seconds: Double) {
         Thread.sleep(forTimeInterval: seconds)
@@ -86,8 +86,8 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
 
     @Test("a command sent from another thread takes effect at the first frame of a render call")
     func commandFromAnotherThread() async throws {
-        let input = try SignalFiles.shared("ten-seconds.flac", seconds: 10, codecArguments: ["-c:a", "flac"])
-        let decode = try FFmpegOracle.samples(of: input)
+        let input = try await SignalFiles.shared("ten-seconds.flac", seconds: 10, codecArguments: ["-c:a", "flac"])
+        let decode = try await FFmpegOracle.samples(of: input)
         // Ten times faster than real time: the toggle lands somewhere in the middle.
         let device = RecordingDevice(periodFrames: 441, pace: 0.1)
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: input), device: device)
@@ -141,7 +141,7 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
 
     @Test("pause holds the device and the cursor, play resumes, stop ends at once")
     func pauseResumeStop() async throws {
-        let input = try SignalFiles.shared("ten-seconds.flac", seconds: 10, codecArguments: ["-c:a", "flac"])
+        let input = try await SignalFiles.shared("ten-seconds.flac", seconds: 10, codecArguments: ["-c:a", "flac"])
         let device = RecordingDevice(periodFrames: 441, pace: 1)
         let player = AudioPlayer(renderer: try PlaybackRenderer(url: input), device: device)
         try player.start()
@@ -184,8 +184,8 @@ final class RecordingDevice: AudioOutputDevice, @unchecked Sendable {
     #endif
 
     @Test("decoding ahead backwards sweeps up from the lowest missing chunk: one seek per sweep")
-    func sweepBackwards() throws {
-        let input = try SignalFiles.shared("thirty-seconds.wav", seconds: 30)
+    func sweepBackwards() async throws {
+        let input = try await SignalFiles.shared("thirty-seconds.wav", seconds: 30)
         let renderer = try PlaybackRenderer(url: input, direction: .reverse)
         let cache = renderer.cache
         let schedule = PlaybackSchedule(chunkFrames: cache.chunkFrames, frameCount: cache.frameCount, pacing: .realTime,

@@ -33,13 +33,13 @@ final class ProgressLog: @unchecked Sendable {
 }
 
 /// Progress is true and bounded; cancellation stops promptly and leaves nothing.
-@Suite(.serialized) struct ProgressAndCancellationTests {
+@Suite(.serialized, .runsProcesses) struct ProgressAndCancellationTests {
     let longMP3: URL
     let mediumM4A: URL
 
-    init() throws {
-        longMP3 = try SignalFiles.shared("long.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
-        mediumM4A = try SignalFiles.shared("medium.m4a", seconds: 20, codecArguments: ["-c:a", "aac"])
+    init() async throws {
+        longMP3 = try await SignalFiles.shared("long.mp3", seconds: 240, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        mediumM4A = try await SignalFiles.shared("medium.m4a", seconds: 20, codecArguments: ["-c:a", "aac"])
     }
 
     @Test("0...1, non-decreasing, ~1% steps, 1.0 exactly once and only when the file is in place",
@@ -156,7 +156,7 @@ final class ProgressLog: @unchecked Sendable {
         }
         #expect(success.0 && success.1 == nil)
         #expect(log.entries.last?.value == 1.0)
-        #expect(try FFmpegOracle.samples(of: folder.file("REVERSED.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
+        #expect(try await FFmpegOracle.samples(of: folder.file("REVERSED.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
 
         let failure: (Bool, (any Error)?) = await withCheckedContinuation { continuation in
             reverser.reverseAudio(url: Fixtures.url("bad-text.mp3"), destinationURL: folder.file("bad.wav"),
@@ -176,7 +176,7 @@ final class ProgressLog: @unchecked Sendable {
         // The async form returns once the file is in place.
         let result = try await reverser.reverseAudio(url: mediumM4A, destinationURL: folder.file("again.wav"))
         #expect(result.reversed && FileManager.default.fileExists(atPath: folder.file("again.wav").path))
-        #expect(try FFmpegOracle.samples(of: folder.file("again.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
+        #expect(try await FFmpegOracle.samples(of: folder.file("again.wav")) == FFmpegOracle.reversedSamples(of: mediumM4A))
     }
 }
 

@@ -8,7 +8,7 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// Exact seeking: a range decoded after a seek equals `ffmpeg -af atrim=start_sample=A:end_sample=B`.
-@Suite struct RangeOracleTests {
+@Suite(.runsProcesses) struct RangeOracleTests {
     /// Decodes frames `range` of `url` with the library.
     static func decode(_ url: URL, _ range: Range<Int64>) throws -> [Int16] {
         let source = try TestDecode.source(url).range(range, name: url.lastPathComponent)
@@ -33,43 +33,43 @@ import TestSupport
     }
 
     @Test("20 ranges per fixture are bit-exact slices of the continuous decode", arguments: exactFixtures)
-    func exact(_ name: String) throws {
-        try Self.check(Fixtures.url(name), maximumDifference: 0)
+    func exact(_ name: String) async throws {
+        try await Self.check(Fixtures.url(name), maximumDifference: 0)
     }
 
     @Test("MP3 at every bit rate, VBR -q:a 9 included, and AAC without noise substitution are exact",
           arguments: [["-c:a", "libmp3lame", "-q:a", "9"], ["-c:a", "libmp3lame", "-b:a", "32k"],
                       ["-c:a", "aac", "-aac_pns", "0"]])
-    func madeAtTestTime(_ codec: [String]) throws {
+    func madeAtTestTime(_ codec: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let file = try SignalFiles.make(codec.contains("aac") ? "x.m4a" : "x.mp3", seconds: 20, in: directory.url, codecArguments: codec)
-        try Self.check(file, maximumDifference: 0)
+        let file = try await SignalFiles.make(codec.contains("aac") ? "x.m4a" : "x.mp3", seconds: 20, in: directory.url, codecArguments: codec)
+        try await Self.check(file, maximumDifference: 0)
     }
 
     @Test("AAC with noise substitution: exact length and position; noise bands differ", arguments: ["m4a-aac-2ch-44100.m4a", "adts-aac-2ch-44100.aac", "m4a-aac-6ch-48000.m4a"])
-    func aacWithNoise(_ name: String) throws {
+    func aacWithNoise(_ name: String) async throws {
         // PNS fills bands with noise from a generator whose state only a continuous decode has.
-        try Self.check(Fixtures.url(name), maximumDifference: 1000)
+        try await Self.check(Fixtures.url(name), maximumDifference: 1000)
     }
 
     @Test("Opus converges after its pre-roll, not to the bit: exact length and position, within a step",
           arguments: ["opus-2ch-48000.opus", "webm-opus-2ch-48000.webm"])
-    func opus(_ name: String) throws {
-        try Self.check(Fixtures.url(name), maximumDifference: 2)
+    func opus(_ name: String) async throws {
+        try await Self.check(Fixtures.url(name), maximumDifference: 2)
     }
 
     @Test("MPEG-2 VBR (lame -V9 resamples to 22.05 kHz: one granule a frame, sizes from 26 to 522 bytes) is exact after a seek")
-    func mpeg2VariableBitRate() throws {
+    func mpeg2VariableBitRate() async throws {
         // A frame's output depends on the two granules before it: in MPEG-2 two frames, whose
         // main data (a large frame's, after small ones) may begin further back than one frame's reach.
         let directory = try TemporaryDirectory()
-        let file = try MP3Classes.make(try #require(MP3Classes.main.first { $0.name == "lame -V9" }), seconds: 8, in: directory.url)
-        try Self.check(file, maximumDifference: 0, count: 120)
+        let file = try await MP3Classes.make(try #require(MP3Classes.main.first { $0.name == "lame -V9" }), seconds: 8, in: directory.url)
+        try await Self.check(file, maximumDifference: 0, count: 120)
     }
 
-    static func check(_ url: URL, maximumDifference: Int, count: Int = 20) throws {
-        let full = try FFmpegOracle.samples(of: url)
-        let channels = try FFmpegOracle.probe(url).stream["channels"] as? Int ?? 1
+    static func check(_ url: URL, maximumDifference: Int, count: Int = 20) async throws {
+        let full = try await FFmpegOracle.samples(of: url)
+        let channels = try await FFmpegOracle.probe(url).stream["channels"] as? Int ?? 1
         let frames = Int64(full.count / channels)
         try #require(frames > 0)
         for range in ranges(frames: frames, seed: UInt64(url.lastPathComponent.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }), count: count) {
@@ -85,9 +85,9 @@ import TestSupport
     // so a seek waits for a scan of the frames before it (``FLACDamageScan``); a range decodes
     // nothing after its end, so the scan stops there (half a file for a range from the middle).
     @Test("a FLAC range is scanned only up to its end: before damage, exact and silent about what it never read; a seek past it scans the rest first")
-    func flacRangeScansToItsEnd() throws {
+    func flacRangeScansToItsEnd() async throws {
         let input = Fixtures.url("bad-flac-damaged-frame.flac")
-        let oracle = try LengthOracle(input)
+        let oracle = try await LengthOracle(input)
         // The damage sits at the middle of the file's bytes (about 1 s of 2); the range ends well before.
         let range = 8_820..<26_460
         let chain = try TestDecode.chain(input, range: try TimeRange(start: .frames(Int64(range.lowerBound)),

@@ -8,10 +8,10 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// The reversal as a source handing out blocks, the seed's reverser.
-@Suite struct ReverserBlockTests {
+@Suite(.runsProcesses) struct ReverserBlockTests {
     @Test("concatenated blocks equal areverse; sizes and positions as specified",
           arguments: [nil, 1, 7, 1024, 4099, 10_000_000])
-    func blocks(_ blockFrames: Int?) throws {
+    func blocks(_ blockFrames: Int?) async throws {
         let input = Fixtures.url("m4a-aac-2ch-44100.m4a")
         let directory = try TemporaryDirectory()
         var samples: [Int16] = []
@@ -35,12 +35,12 @@ import TestSupport
                 if index < blocks.count - 1 { #expect(block.frameCount == size) }
             }
         }
-        #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
+        await #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
         #expect(directory.contents.isEmpty, "the temporary file has no name, and is gone with the source")
     }
 
     @Test("first channel, as the seed did")
-    func firstChannel() throws {
+    func firstChannel() async throws {
         let input = Fixtures.url("wav-pcm_s24le-2ch-48000.wav")
         let reverser = TestDecode.reversal(try TestDecode.source(input, channels: .first))
         var samples: [Int16] = []
@@ -48,7 +48,7 @@ import TestSupport
             #expect(block.channelCount == 1)
             samples += block.samples
         }
-        #expect(samples == FFmpegOracle.channel(0, of: try FFmpegOracle.reversedSamples(of: input), channelCount: 2))
+        await #expect(samples == FFmpegOracle.channel(0, of: try FFmpegOracle.reversedSamples(of: input), channelCount: 2))
     }
 
     @Test("the seed's async sequence gives the same blocks, first block first, positioned", arguments: [1, 2])
@@ -61,7 +61,7 @@ import TestSupport
             position += Int64(block.frameCount)
             samples += block.samples
         }
-        #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
+        await #expect(samples == (try FFmpegOracle.reversedSamples(of: input)))
     }
 
     @Test("a block size below 1 is refused")
@@ -72,9 +72,9 @@ import TestSupport
 }
 
 /// The reversal moved into a file by the scheduler, as every command writes.
-@Suite struct BlockWritingTests {
+@Suite(.runsProcesses) struct BlockWritingTests {
     @Test("a reversal transferred into a WAV writer equals areverse, with progress until it is in place")
-    func writeReversedBlocks() throws {
+    func writeReversedBlocks() async throws {
         let input = Fixtures.url("flac-s16-2ch-44100.flac")
         let folder = try TemporaryDirectory()
         let output = folder.file("reversed.wav")
@@ -83,7 +83,7 @@ import TestSupport
         let writer = try AudioFileWriter(url: output, format: source.format, expectedFrames: source.length.frames)
         let frames = try TestDecode.transfer(source, to: writer, progress: log.record)
         #expect(frames == (try AudioInfo.read(from: input)).frames)
-        #expect(try FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
+        #expect(try await FFmpegOracle.samples(of: output) == FFmpegOracle.reversedSamples(of: input))
         let values = log.entries.map(\.value)
         #expect(!values.isEmpty && zip(values, values.dropFirst()).allSatisfy { $0 <= $1 } && values.allSatisfy { $0 <= 1 })
         #expect(log.entries.allSatisfy { !$0.outputExists }, "published only once complete")
@@ -93,7 +93,7 @@ import TestSupport
     /// The muxer writes over its file and never truncates it (see `Muxer.init`): writes that
     /// start again after a longer first attempt must not leave the first attempt's tail.
     @Test("writes started again after a longer first attempt leave a file of the new length only")
-    func discardedWrites() throws {
+    func discardedWrites() async throws {
         let folder = try TemporaryDirectory()
         let output = folder.file("again.wav")
         let writer = try AudioFileWriter(url: output, format: PCMFormat(sampleRate: 8000, channelCount: 1), expectedFrames: 8000)
@@ -102,7 +102,7 @@ import TestSupport
         let ten: [Int16] = Array(-5..<5)
         try writer.append(try SampleBuffer(samples: ten, channelCount: 1, sampleRate: 8000, position: 0))
         try writer.finish()
-        #expect(try FFmpegOracle.samples(of: output) == ten)
+        #expect(try await FFmpegOracle.samples(of: output) == ten)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
         #expect(size < 200, "the first attempt's 16000 bytes are still in the file (\(size) bytes)")
     }

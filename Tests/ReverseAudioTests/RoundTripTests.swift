@@ -8,7 +8,7 @@ import TestSupport
 @testable import ReverseAudioVideo
 
 /// The seed app's check: reverse, reverse again, compare with the original.
-@Suite struct RoundTripTests {
+@Suite(.runsProcesses) struct RoundTripTests {
     @Test("passes for every input", arguments: Fixtures.allDecodableInputs)
     func passes(_ input: URL) async throws {
         let directory = try TemporaryDirectory()
@@ -16,7 +16,7 @@ import TestSupport
         #expect(report.verified, "\(report.mismatch ?? "")")
         let name = input.deletingPathExtension().lastPathComponent
         #expect(directory.contents == ["\(name)-REVERSED-REVERSED.wav", "\(name)-REVERSED.wav"])
-        #expect(try FFmpegOracle.samples(of: report.reversedReversed.output) == FFmpegOracle.samples(of: input))
+        #expect(try await FFmpegOracle.samples(of: report.reversedReversed.output) == FFmpegOracle.samples(of: input))
     }
 
     @Test("makes a missing folder, as the CLI's -o does; native sample formats round-trip too",

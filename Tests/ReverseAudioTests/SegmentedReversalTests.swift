@@ -11,7 +11,7 @@ import ReverseAudioTesting
 /// with seams wherever they fall: 2, 3 and 7 segments, a 1-frame segment, seams a granule into
 /// an MP3 frame (inside the bit reservoir's reach). What cannot be done exactly in parallel
 /// (AAC, damage, a misstated length) falls back to one thread with the same result.
-@Suite struct SegmentedReversalTests {
+@Suite(.runsProcesses) struct SegmentedReversalTests {
     struct Reversal {
         let bytes: [UInt8]
         let threadsUsed: Int
@@ -68,10 +68,10 @@ import ReverseAudioTesting
     }
 
     @Test("every seam layout gives the one-thread reversal and areverse, byte for byte", arguments: splittable)
-    func seamsAreExact(_ name: String) throws {
+    func seamsAreExact(_ name: String) async throws {
         let url = Fixtures.url(name)
         let single = try Self.reverse(url, threads: 1)
-        let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+        let oracle = try await FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
         #expect(single.bytes == oracle, "\(name): the one-thread reversal is not areverse's")
         for layout in Layout.allCases {
             for threads in [2, 3] {
@@ -101,14 +101,14 @@ import ReverseAudioTesting
 
     /// A FLAC file of `name`'s packets in the order `order` gives (indexes into its packets),
     /// after its header: frames copied into the stream, as a splicing tool or damage leaves them.
-    static func reorderedFLAC(_ name: String, in directory: TemporaryDirectory, order: ([Int]) -> [Int]) throws -> URL {
+    static func reorderedFLAC(_ name: String, in directory: TemporaryDirectory, order: ([Int]) -> [Int]) async throws -> URL {
         // Encoded again in frames of 576 samples: some 75 packets a second, room to move them.
         let source = directory.file("\(name)-576.flac")
-        let encoded = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Fixtures.url(name).path,
+        let encoded = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Fixtures.url(name).path,
                                                        "-c:a", "flac", "-frame_size", "576", source.path])
         guard encoded.status == 0 else { throw FFmpegOracle.Failure(description: encoded.errorText) }
         // ffprobe prints a packet's size before its position, whatever order they are asked in.
-        let listing = try ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
+        let listing = try await ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
                                                         "-of", "csv=p=0", source.path])
         let packets = listing.outputText.split(separator: "\n").compactMap { line -> (position: Int, size: Int)? in
             let fields = line.split(separator: ",").compactMap { Int($0) }
@@ -123,18 +123,18 @@ import ReverseAudioTesting
     }
 
     @Test("FLAC whose timestamps are not the decode's positions (a run of frames repeated, a frame copied in, two files joined), reversed on readers that check them as they decode: the one continuous decode, every seam layout")
-    func irregularFLAC() throws {
+    func irregularFLAC() async throws {
         let directory = try TemporaryDirectory()
         let name = "flac-s16-2ch-44100.flac"
-        let inputs = [
+        let inputs = await [
             // Frames 30…39 again after frame 39: each timestamp of the run is met twice, so a seek
             // may land on either copy; the readers' marks must show the segments do not meet.
             try Self.reorderedFLAC(name, in: directory) { Array($0[0..<40] + $0[30..<40] + $0[40...]) },
-            try Self.reorderedFLAC(name, in: directory) { Array($0[0..<50] + [$0[5]] + $0[50...]) },
+            try await Self.reorderedFLAC(name, in: directory) { Array($0[0..<50] + [$0[5]] + $0[50...]) },
             Fixtures.url("edge-flac-concatenated.flac"),
         ]
         for url in inputs {
-            let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+            let oracle = try await FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
             let single = try Self.reverse(url, threads: 1)
             #expect(single.bytes == oracle, "\(url.lastPathComponent): the one-thread reversal is not areverse's")
             for layout in Layout.allCases {
@@ -150,9 +150,9 @@ import ReverseAudioTesting
     }
 
     /// `source`'s packets (position and size, from ffprobe), in the file's order.
-    static func packets(of source: URL) throws -> [(position: Int, size: Int)] {
+    static func packets(of source: URL) async throws -> [(position: Int, size: Int)] {
         // ffprobe prints a packet's size before its position, whatever order they are asked in.
-        let listing = try ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
+        let listing = try await ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos",
                                                         "-of", "csv=p=0", source.path])
         return listing.outputText.split(separator: "\n").compactMap { line -> (position: Int, size: Int)? in
             let fields = line.split(separator: ",").compactMap { Int($0) }
@@ -161,16 +161,16 @@ import ReverseAudioTesting
     }
 
     @Test("MP3 with a tag frame (MPEG-1 CBR and VBR, MPEG-2): its length taken from the tag and its packets indexed by the first reader to seek, every seam layout exact; a tag whose frame count is wrong, though its byte count and last frames bear it out, falls back to one thread with the same result")
-    func taggedMP3() throws {
+    func taggedMP3() async throws {
         let directory = try TemporaryDirectory()
-        let inputs = [
+        let inputs = await [
             try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"]),
             try SignalFiles.shared("seams-vbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-q:a", "9"]),
             try SignalFiles.shared("seams-mpeg2.mp3", seconds: 8, codecArguments: ["-ar", "22050", "-c:a", "libmp3lame", "-b:a", "64k"]),
         ]
         for url in inputs {
             let name = url.lastPathComponent
-            let oracle = try FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
+            let oracle = try await FFmpegOracle.reversedSamples(of: url).withUnsafeBytes { Array($0) }
             let single = try Self.reverse(url, threads: 1)
             #expect(single.bytes == oracle, "\(name): the one-thread reversal is not areverse's")
             #expect(single.lengthSource == .packets, "\(name): one thread counts the packets")
@@ -188,7 +188,7 @@ import ReverseAudioTesting
         // to cover them: the tag's length is ten frames short, though the stream's last frame
         // ends where it says. The shared index counts otherwise.
         let source = inputs[0]
-        let packets = try Self.packets(of: source)
+        let packets = try await Self.packets(of: source)
         var bytes = try [UInt8](Data(contentsOf: source))
         let run = packets[100].position..<packets[110].position
         bytes.insert(contentsOf: Array(bytes[run]), at: run.upperBound)
@@ -198,7 +198,7 @@ import ReverseAudioTesting
         for offset in 0..<4 { bytes[countAt + offset] = UInt8(truncatingIfNeeded: count >> (8 * (3 - offset))) }
         let misstated = directory.file("misstated-frames.mp3")
         try Data(bytes).write(to: misstated)
-        let oracle = try FFmpegOracle.reversedSamples(of: misstated).withUnsafeBytes { Array($0) }
+        let oracle = try await FFmpegOracle.reversedSamples(of: misstated).withUnsafeBytes { Array($0) }
         let single = try Self.reverse(misstated, threads: 1)
         #expect(single.bytes == oracle)
         for fractions in [[0.5], [0.2, 0.4, 0.6, 0.8]] {
@@ -212,12 +212,12 @@ import ReverseAudioTesting
     @Test("into an encoder (FLAC) as into WAV, a tagged MP3 reversed on two threads says its length came from the tag")
     func taggedMP3IntoEncoder() async throws {
         let directory = try TemporaryDirectory()
-        let url = try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let url = try await SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
         for name in ["reversed.wav", "reversed.flac"] {
             let result = try await AudioConverter.convert(url, to: directory.file(name), options: ConversionOptions(reverse: true, threads: 2))
             #expect(result.decodeThreads == 2, "\(name)")
             #expect(result.lengthSource == .container, "\(name): \(result.lengthSource)")
-            #expect(result.frames == Int64(try FFmpegOracle.samples(of: url).count / 2), "\(name)")
+            await #expect(result.frames == Int64(try FFmpegOracle.samples(of: url).count / 2), "\(name)")
         }
     }
 
@@ -243,8 +243,8 @@ import ReverseAudioTesting
     }
 
     @Test("a reversal into a sink that takes frames in order stops at its next chunk when cancelled after the placement on several threads is complete")
-    func cancellationAfterPlacement() throws {
-        let url = try SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+    func cancellationAfterPlacement() async throws {
+        let url = try await SignalFiles.shared("seams-cbr.mp3", seconds: 8, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
         let flag = CancellationFlag()
         let chain = try TestDecode.chain(url, reversed: true, cancellation: flag, threads: 2)
         let scheduler = Scheduler(threads: 2, cancellation: flag)

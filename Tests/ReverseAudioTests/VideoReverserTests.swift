@@ -10,7 +10,7 @@ import TestSupport
 
 /// The video reversal's parts: the keyframe index, the timeline, the memory limit, and the
 /// library API (results, cancellation, option checks).
-@Suite struct VideoReverserTests {
+@Suite(.runsProcesses) struct VideoReverserTests {
     @Test("the timeline mirrors variable frame durations and starts at 0")
     func reversedTimeline() {
         // Frames at 0, 10, 30, 35, ending at 50 (the last lasts 15).
@@ -77,8 +77,8 @@ import TestSupport
         let output = folder.file("reversed.mkv")
         let result = try await VideoReverser.reverse(input, to: output, options: VideoOptions(quality: .lossless))
         #expect(result.groups == 5 && result.decodeRuns == 2 && result.spilledFrames == 0)
-        let original = try VideoOracle.pictures(of: input)
-        #expect(try VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
+        let original = try await VideoOracle.pictures(of: input)
+        #expect(try await VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
     }
 
     @Test("the reversed AAC keeps the audio stream's own bit rate, not the container's total (pictures included)")
@@ -88,7 +88,7 @@ import TestSupport
         let output = folder.file("reversed.mp4")
         let result = try await VideoReverser.reverse(input, to: output, options: VideoOptions(quality: .crf(30), preset: "ultrafast"))
         #expect(result.audio.contains("AAC 49 kb/s"), "\(result.audio)")
-        let audio = try #require(try VideoOracle.streams(of: output).first { $0["codec_type"] as? String == "audio" })
+        let audio = try #require(try await VideoOracle.streams(of: output).first { $0["codec_type"] as? String == "audio" })
         let rate = try #require(Int(audio["bit_rate"] as? String ?? ""))
         #expect(rate < 80_000, "the output's AAC runs at \(rate) b/s")
     }
@@ -105,8 +105,8 @@ import TestSupport
         let group = Int64(result.largestGroup * 96 * 64 * 3 / 2)
         #expect(result.temporaryBytes > group && result.temporaryBytes <= 2 * group)
         #expect(result.groups == 5 && result.largestGroup == 12)
-        let original = try VideoOracle.pictures(of: input)
-        #expect(try VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
+        let original = try await VideoOracle.pictures(of: input)
+        #expect(try await VideoOracle.pictures(of: output).map(\.md5) == original.map(\.md5).reversed())
         #expect(folder.contents == ["reversed.mkv"])
     }
 
@@ -127,7 +127,7 @@ import TestSupport
     func cancel() async throws {
         let folder = try TemporaryDirectory()
         let input = folder.file("long.mkv")
-        let made = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=20",
+        let made = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=20",
                                                     "-c:v", "libx264", "-preset", "ultrafast", "-g", "100", input.path])
         #expect(made.status == 0)
         let output = folder.file("out.mp4")

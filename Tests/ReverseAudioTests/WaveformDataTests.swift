@@ -6,7 +6,7 @@ import TestSupport
 /// `.dat`/`.json` waveform data: byte for byte what BBC's audiowaveform writes (goldens made by
 /// scripts/make-waveform-goldens), and every level equal to min/max computed here from the
 /// ffmpeg CLI's 16-bit decode.
-@Suite struct WaveformDataTests {
+@Suite(.runsProcesses) struct WaveformDataTests {
     static let goldens = Fixtures.directory.appendingPathComponent("waveform-data")
     static let goldenInputs = ["wav-pcm_s16le-1ch-8000", "wav-pcm_s16le-2ch-44100", "wav-pcm_s16le-6ch-48000",
                                "wav-pcm_s24le-2ch-48000", "wav-pcm_u8-2ch-22050"]
@@ -77,10 +77,10 @@ import TestSupport
     @Test("every zoom level of one pass equals min/max of the ffmpeg CLI's decode",
           arguments: ["mp3-cbr128-xing-2ch-44100.mp3", "flac-s16-6ch-48000.flac", "m4a-aac-1ch-22050.m4a",
                       "wav-pcm_f32le-2ch-44100.wav", "aiff-pcm_s24be-6ch-48000.aiff"])
-    func equalToFFmpegDecode(_ input: String) throws {
+    func equalToFFmpegDecode(_ input: String) async throws {
         let url = Fixtures.url(input)
-        let samples = try FFmpegOracle.samples(of: url)
-        let probe = try FFmpegOracle.probe(url).stream
+        let samples = try await FFmpegOracle.samples(of: url)
+        let probe = try await FFmpegOracle.probe(url).stream
         let channels = Int("\(probe["channels"] ?? 1)") ?? 1
         let rate = Int("\(probe["sample_rate"] ?? 0)") ?? 0
         let zooms = [256, 512, 1024, 2048, 4096, 300, 900]
@@ -89,7 +89,7 @@ import TestSupport
             for split in [false, true] {
                 let outputs = zooms.map { WaveformData.Output(directory.file("\($0).dat"), zoom: .samplesPerPixel($0)) }
                     + [WaveformData.Output(directory.file("512.json"), zoom: .samplesPerPixel(512))]
-                let written = try WaveformData.write(url, to: outputs, bits: bits, splitChannels: split, overwrite: true)
+                let written = try WaveformData.write(url, to: outputs, bits: bits, splitChannels: split, overwrite: true, cancellation: nil)
                 #expect(written.frames == Int64(samples.count / channels))
                 for zoom in zooms {
                     let file = try DatFile(Data(contentsOf: directory.file("\(zoom).dat")))

@@ -5,21 +5,21 @@ import TestSupport
 
 /// Waveforms read a whole file: on several threads (segments decoded side by side, measured in
 /// order) the data files and the picture are byte for byte those of one continuous decode.
-@Suite struct WaveformThreadsTests {
-    static func input() throws -> URL {
-        try SignalFiles.shared("two-minutes.mp3", seconds: 120, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
+@Suite(.runsProcesses) struct WaveformThreadsTests {
+    static func input() async throws -> URL {
+        try await SignalFiles.shared("two-minutes.mp3", seconds: 120, codecArguments: ["-c:a", "libmp3lame", "-b:a", "128k"])
     }
 
     @Test("audiowaveform data at five zoom levels, mixed and split, 8 and 16 bits: the same bytes on 1 and 2 threads",
           arguments: [(false, 16), (true, 8)])
-    func data(_ split: Bool, _ bits: Int) throws {
+    func data(_ split: Bool, _ bits: Int) async throws {
         let directory = try TemporaryDirectory()
         var files: [Int: [Data]] = [:]
         for threads in [1, 2] {
             let outputs = [256, 512, 1024, 2048, 4096].map {
                 WaveformData.Output(directory.file("t\(threads)-\($0).\($0 == 1024 ? "json" : "dat")"), zoom: .samplesPerPixel($0))
             }
-            let written = try WaveformData.write(try Self.input(), to: outputs, bits: bits, splitChannels: split, threads: threads)
+            let written = try await WaveformData.write(try Self.input(), to: outputs, bits: bits, splitChannels: split, threads: threads)
             #expect(written.frames == 120 * 44100)
             files[threads] = try outputs.map { try Data(contentsOf: $0.url) }
         }
@@ -27,12 +27,12 @@ import TestSupport
     }
 
     @Test("a picture (with a range): the same PNG on 1 and 2 threads")
-    func picture() throws {
+    func picture() async throws {
         let directory = try TemporaryDirectory()
         var pictures: [Data] = []
         for threads in [1, 2] {
             let output = directory.file("w\(threads).png")
-            try Waveform.draw(try Self.input(), to: output, width: 800, height: 200,
+            try await Waveform.draw(try Self.input(), to: output, width: 800, height: 200,
                               range: try TimeRange(start: .seconds(3.5), end: .seconds(110)), threads: threads, cancellation: nil)
             pictures.append(try Data(contentsOf: output))
         }

@@ -24,28 +24,27 @@ public enum FFmpegOracle {
     /// - Parameters:
     ///   - arguments: options placed after the input, such as `["-ac", "1"]` or `["-af", "areverse"]`.
     ///   - honouringStatedEnd: false for the ffmpeg CLI's decode as it is.
-    public static func samples(of file: URL, _ arguments: [String] = [], honouringStatedEnd: Bool = true) throws -> [Int16] {
+    public static func samples(of file: URL, _ arguments: [String] = [], honouringStatedEnd: Bool = true) async throws -> [Int16] {
         // A committed fixture never changes: its reference decode is made once per test process,
         // however many suites compare against it.
         guard let key = fixtureKey(file, [String(honouringStatedEnd)] + arguments) else {
-            return try decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
+            return try await decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
         }
-        if let known = fixtureDecodes.value(for: key) { return known }
-        let decoded = try decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
-        fixtureDecodes.set(decoded, for: key)
-        return decoded
+        return try await fixtureDecodes.value(for: key) {
+            try await decode(file, arguments, honouringStatedEnd: honouringStatedEnd)
+        }
     }
 
-    private static func decode(_ file: URL, _ arguments: [String], honouringStatedEnd: Bool) throws -> [Int16] {
+    private static func decode(_ file: URL, _ arguments: [String], honouringStatedEnd: Bool) async throws -> [Int16] {
         var arguments = arguments
-        if honouringStatedEnd, let end = try statedEnd(of: file) {
+        if honouringStatedEnd, let end = try await statedEnd(of: file) {
             if let filter = arguments.firstIndex(of: "-af"), filter + 1 < arguments.count {
                 arguments[filter + 1] = "atrim=end_sample=\(end)," + arguments[filter + 1]
             } else {
                 arguments = ["-af", "atrim=end_sample=\(end)"] + arguments
             }
         }
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             "ffmpeg", ["-nostdin", "-v", "error"] + decoderThreads + ["-i", file.path] + arguments + ["-f", "s16le", "-acodec", "pcm_s16le", "-"])
         guard result.status == 0 else {
             throw Failure(description: "ffmpeg failed on \(file.lastPathComponent): \(result.errorText)")
@@ -57,15 +56,15 @@ public enum FFmpegOracle {
     /// (a stream whose frames change format: the CLI builds its filter graph anew at the change
     /// and the frames the old `areverse` held are lost), the decode reversed frame by frame,
     /// what `areverse` gives on the decoded samples.
-    public static func reversedSamples(of file: URL, _ arguments: [String] = []) throws -> [Int16] {
-        let reversed = try samples(of: file, arguments + ["-af", "areverse"])
-        let forward = try samples(of: file, arguments)
+    public static func reversedSamples(of file: URL, _ arguments: [String] = []) async throws -> [Int16] {
+        let reversed = try await samples(of: file, arguments + ["-af", "areverse"])
+        let forward = try await samples(of: file, arguments)
         guard reversed.count != forward.count else { return reversed }
         let channels: Int
         if let option = arguments.firstIndex(of: "-ac"), option + 1 < arguments.count, let count = Int(arguments[option + 1]) {
             channels = count
         } else {
-            channels = try probe(file).stream["channels"] as? Int ?? 1
+            channels = try await probe(file).stream["channels"] as? Int ?? 1
         }
         var frames: [Int16] = []
         frames.reserveCapacity(forward.count)
@@ -79,19 +78,16 @@ public enum FFmpegOracle {
 
     /// Where an MP4-family file's audio ends by its container's statement (the stream's stated
     /// duration, in samples), or nil for other files.
-    public static func statedEnd(of file: URL) throws -> Int64? {
+    public static func statedEnd(of file: URL) async throws -> Int64? {
         // Most inputs are plainly not MP4: no ffprobe for them (a third of the suite's processes).
         guard !isSurelyNotMP4(file) else { return nil }
-        guard let key = fixtureKey(file, []) else { return try probedEnd(of: file) }
-        if let known = fixtureEnds.value(for: key) { return known }
-        let end = try probedEnd(of: file)
-        fixtureEnds.set(end, for: key)
-        return end
+        guard let key = fixtureKey(file, []) else { return try await probedEnd(of: file) }
+        return try await fixtureEnds.value(for: key) { try await probedEnd(of: file) }
     }
 
     /// The reference decodes and stated ends of committed fixtures made so far, by file and arguments.
-    private static let fixtureDecodes = Memo<[Int16]>()
-    private static let fixtureEnds = Memo<Int64?>()
+    private static let fixtureDecodes = OnceCache<[Int16]>()
+    private static let fixtureEnds = OnceCache<Int64?>()
 
     /// A memo key for `file` with `arguments` when `file` is a committed fixture; nil otherwise
     /// (a test's own output may be written again under the same name).
@@ -116,8 +112,8 @@ public enum FFmpegOracle {
         return bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0
     }
 
-    private static func probedEnd(of file: URL) throws -> Int64? {
-        let result = try ProcessRunner.run(
+    private static func probedEnd(of file: URL) async throws -> Int64? {
+        let result = try await ProcessRunner.run(
             "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration_ts,time_base,sample_rate:format=format_name",
                         "-of", "default=noprint_wrappers=1", file.path])
         guard result.outputText.contains("format_name=mov") else { return nil }
@@ -134,8 +130,8 @@ public enum FFmpegOracle {
     }
 
     /// ffprobe's view of the file: `format` and the first audio `stream`, as JSON objects.
-    public static func probe(_ file: URL) throws -> (format: [String: Any], stream: [String: Any]) {
-        let result = try ProcessRunner.run(
+    public static func probe(_ file: URL) async throws -> (format: [String: Any], stream: [String: Any]) {
+        let result = try await ProcessRunner.run(
             "ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams",
                         "-select_streams", "a:0", file.path])
         guard result.status == 0,
@@ -162,20 +158,3 @@ public enum FFmpegOracle {
 
 /// Values made once and kept for the test process (made outside the lock: two tests asking at
 /// once may both make one, and the same value is kept).
-private final class Memo<Value>: @unchecked Sendable {
-    // @unchecked: `values` is only touched under `lock`.
-    private let lock = NSLock()
-    private var values: [String: Value] = [:]
-
-    func value(for key: String) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[key]
-    }
-
-    func set(_ value: Value, for key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        values[key] = value
-    }
-}

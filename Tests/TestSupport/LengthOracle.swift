@@ -38,9 +38,9 @@ public struct LengthOracle: Sendable {
     /// True for codecs whose decode is the encoded samples exactly (PCM of any kind, FLAC, ALAC).
     public var isLossless: Bool { codec.hasPrefix("pcm_") || codec == "flac" || codec == "alac" }
 
-    public init(_ url: URL) throws {
+    public init(_ url: URL) async throws {
         self.url = url
-        let (format, stream) = try FFmpegOracle.probe(url)
+        let (format, stream) = try await FFmpegOracle.probe(url)
         codec = stream["codec_name"] as? String ?? ""
         container = format["format_name"] as? String ?? ""
         channels = stream["channels"] as? Int ?? 0
@@ -48,7 +48,7 @@ public struct LengthOracle: Sendable {
         guard channels > 0, sampleRate > 0 else {
             throw FFmpegOracle.Failure(description: "ffprobe gives no channel count or rate for \(url.lastPathComponent)")
         }
-        let decode = try ProcessRunner.run(
+        let decode = try await ProcessRunner.run(
             "ffmpeg", ["-nostdin", "-v", "error"] + FFmpegOracle.decoderThreads + ["-i", url.path, "-f", "s16le", "-acodec", "pcm_s16le", "-"])
         guard decode.status == 0 || !decode.standardOutput.isEmpty else {
             throw FFmpegOracle.Failure(description: "ffmpeg decodes nothing of \(url.lastPathComponent): \(decode.errorText)")

@@ -58,16 +58,16 @@ public enum MP3Classes {
 
     /// `kind`'s file of `seconds` seconds, made in `directory`; with `keepingSource`, the WAV it
     /// was encoded from stays beside it (same name, `.wav`).
-    public static func make(_ kind: Kind, seconds: Double, in directory: URL, keepingSource: Bool = false) throws -> URL {
+    public static func make(_ kind: Kind, seconds: Double, in directory: URL, keepingSource: Bool = false) async throws -> URL {
         let stem = kind.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }
         let url = directory.appendingPathComponent(String(stem) + ".mp3")
         let wav = directory.appendingPathComponent(String(stem) + ".wav")
-        try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal(channels: kind.channels, rate: kind.rate, seconds: seconds),
+        try await run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal(channels: kind.channels, rate: kind.rate, seconds: seconds),
                            "-c:a", "pcm_s16le", wav.path])
         if kind.encoder == "lame" {
-            try run("lame", ["--quiet"] + kind.arguments + [wav.path, url.path])
+            try await run("lame", ["--quiet"] + kind.arguments + [wav.path, url.path])
         } else {
-            try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "libmp3lame"] + kind.arguments + [url.path])
+            try await run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "libmp3lame"] + kind.arguments + [url.path])
         }
         if !keepingSource { try? FileManager.default.removeItem(at: wav) }
         if kind.patch == "vbri" { try addVBRIFrame(to: url) }
@@ -76,12 +76,12 @@ public enum MP3Classes {
 
     /// An M4A (FFmpeg's AAC encoder at 128 kb/s, with or without noise substitution) of the same
     /// signal, `seconds` long, in stereo at 44.1 kHz, its WAV source beside it (same name, `.wav`).
-    public static func makeAAC(seconds: Double, noiseSubstitution: Bool, in directory: URL) throws -> URL {
+    public static func makeAAC(seconds: Double, noiseSubstitution: Bool, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent(noiseSubstitution ? "aac-pns.m4a" : "aac-nopns.m4a")
         let wav = url.deletingPathExtension().appendingPathExtension("wav")
-        try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal(channels: 2, rate: 44100, seconds: seconds),
+        try await run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", signal(channels: 2, rate: 44100, seconds: seconds),
                            "-c:a", "pcm_s16le", wav.path])
-        try run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "aac", "-b:a", "128k",
+        try await run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", wav.path, "-c:a", "aac", "-b:a", "128k",
                            "-aac_pns", noiseSubstitution ? "1" : "0", url.path])
         return url
     }
@@ -131,8 +131,8 @@ public enum MP3Classes {
         return (lowRate ? 72 : 144) * bitRate / rates + Int((header >> 9) & 1)
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let result = try ProcessRunner.run(tool, arguments)
+    private static func run(_ tool: String, _ arguments: [String]) async throws {
+        let result = try await ProcessRunner.run(tool, arguments)
         guard result.status == 0 else {
             throw FFmpegOracle.Failure(description: "\(tool) failed: \(result.errorText)")
         }

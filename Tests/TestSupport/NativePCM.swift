@@ -36,19 +36,19 @@ public struct NativePCM: Sendable {
     public func silence(_ count: Int) -> [UInt8] { [UInt8](repeating: zero, count: count * frameBytes) }
 
     /// `url` decoded by ffmpeg in its own format, with `arguments` (filters) after the input.
-    public static func decode(_ url: URL, _ arguments: [String] = []) throws -> NativePCM {
-        let layout = try Layout(url)
-        return try NativePCM(layout, decoded: run(FFmpegOracle.decoderThreads + ["-i", url.path] + arguments, raw: layout.raw))
+    public static func decode(_ url: URL, _ arguments: [String] = []) async throws -> NativePCM {
+        let layout = try await Layout(url)
+        return try await NativePCM(layout, decoded: run(FFmpegOracle.decoderThreads + ["-i", url.path] + arguments, raw: layout.raw))
     }
 
     /// `urls` (all in `first`'s format) decoded by one ffmpeg process and put end to end with
     /// the concat filter.
-    public static func decodeConcatenated(_ urls: [URL]) throws -> NativePCM {
+    public static func decodeConcatenated(_ urls: [URL]) async throws -> NativePCM {
         guard let first = urls.first else { throw FFmpegOracle.Failure(description: "nothing to concatenate") }
-        let layout = try Layout(first)
+        let layout = try await Layout(first)
         let inputs = urls.flatMap { FFmpegOracle.decoderThreads + ["-i", $0.path] }
         let graph = urls.indices.map { "[\($0):a]" }.joined() + "concat=n=\(urls.count):v=0:a=1"
-        return try NativePCM(layout, decoded: run(inputs + ["-filter_complex", graph], raw: layout.raw))
+        return try await NativePCM(layout, decoded: run(inputs + ["-filter_complex", graph], raw: layout.raw))
     }
 
     private struct Layout {
@@ -58,8 +58,8 @@ public struct NativePCM: Sendable {
         let format: String
         let bits: String?
 
-        init(_ url: URL) throws {
-            let stream = try FFmpegOracle.probe(url).stream
+        init(_ url: URL) async throws {
+            let stream = try await FFmpegOracle.probe(url).stream
             format = (stream["sample_fmt"] as? String ?? "").replacingOccurrences(of: "p", with: "")
             (raw, size) = switch format {
             case "u8": ("u8", 1)
@@ -82,8 +82,8 @@ public struct NativePCM: Sendable {
         rawFormat = layout.raw
     }
 
-    private static func run(_ arguments: [String], raw: String) throws -> [UInt8] {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error"] + arguments + ["-f", raw, "-"])
+    private static func run(_ arguments: [String], raw: String) async throws -> [UInt8] {
+        let result = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error"] + arguments + ["-f", raw, "-"])
         guard result.status == 0 else {
             throw FFmpegOracle.Failure(description: "ffmpeg failed: \(result.errorText)")
         }

@@ -25,15 +25,15 @@ public enum VideoOracle {
     /// The pictures of `file`'s first video stream as ffmpeg decodes them (no rotation applied,
     /// no frame dropped or repeated): MD5s from `-f framemd5`, times from ffprobe.
     /// - Parameter filter: a video filter applied before hashing (e.g. `crop=95:71:0:0`).
-    public static func pictures(of file: URL, filter: String? = nil) throws -> [Picture] {
+    public static func pictures(of file: URL, filter: String? = nil) async throws -> [Picture] {
         var arguments = ["-nostdin", "-v", "error", "-noautorotate", "-i", file.path, "-map", "0:v:0"]
         if let filter { arguments += ["-vf", filter] }
         arguments += ["-fps_mode", "passthrough", "-f", "framemd5", "-"]
-        let hashed = try ProcessRunner.run("ffmpeg", arguments)
+        let hashed = try await ProcessRunner.run("ffmpeg", arguments)
         guard hashed.status == 0 else { throw FFmpegOracle.Failure(description: "ffmpeg framemd5 failed on \(file.lastPathComponent): \(hashed.errorText)") }
         let md5s = hashed.outputText.split(separator: "\n").filter { !$0.hasPrefix("#") }
             .compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
-        let probed = try ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let probed = try await ProcessRunner.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                        "frame=best_effort_timestamp_time,pkt_duration_time", "-of", "csv=p=0", file.path])
         guard probed.status == 0 else { throw FFmpegOracle.Failure(description: "ffprobe failed on \(file.lastPathComponent): \(probed.errorText)") }
         let times = probed.outputText.split(separator: "\n").map { line -> (Double, Double) in
@@ -47,8 +47,8 @@ public enum VideoOracle {
     }
 
     /// Every picture's planes, rows packed tightly, in `pixelFormat` (`ffmpeg -f rawvideo`).
-    public static func rawPictures(of file: URL, pixelFormat: String = "yuv420p") throws -> Data {
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-noautorotate", "-i", file.path, "-map", "0:v:0",
+    public static func rawPictures(of file: URL, pixelFormat: String = "yuv420p") async throws -> Data {
+        let result = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-noautorotate", "-i", file.path, "-map", "0:v:0",
                                                       "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
         guard result.status == 0 else { throw FFmpegOracle.Failure(description: "ffmpeg failed on \(file.lastPathComponent): \(result.errorText)") }
         return result.standardOutput
@@ -57,24 +57,24 @@ public enum VideoOracle {
     /// The decoded audio of `file`'s first audio stream in `format` ("s16le", "f32le"), after
     /// `arguments` (such as `["-af", "areverse"]`).
     /// An MP4's audio ends where its container says (``FFmpegOracle/statedEnd(of:)``).
-    public static func audio(of file: URL, format: String, _ arguments: [String] = []) throws -> Data {
+    public static func audio(of file: URL, format: String, _ arguments: [String] = []) async throws -> Data {
         var arguments = arguments
-        if let end = try FFmpegOracle.statedEnd(of: file) {
+        if let end = try await FFmpegOracle.statedEnd(of: file) {
             if let filter = arguments.firstIndex(of: "-af"), filter + 1 < arguments.count {
                 arguments[filter + 1] = "atrim=end_sample=\(end)," + arguments[filter + 1]
             } else {
                 arguments = ["-af", "atrim=end_sample=\(end)"] + arguments
             }
         }
-        let result = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-map", "0:a:0"] + arguments
+        let result = try await ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-map", "0:a:0"] + arguments
                                             + ["-f", format, "-"])
         guard result.status == 0 else { throw FFmpegOracle.Failure(description: "ffmpeg failed on \(file.lastPathComponent): \(result.errorText)") }
         return result.standardOutput
     }
 
     /// ffprobe's streams of `file`, as JSON objects, side data included.
-    public static func streams(of file: URL) throws -> [[String: Any]] {
-        let result = try ProcessRunner.run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", file.path])
+    public static func streams(of file: URL) async throws -> [[String: Any]] {
+        let result = try await ProcessRunner.run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", file.path])
         guard result.status == 0,
               let object = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
               let streams = object["streams"] as? [[String: Any]] else {
@@ -84,8 +84,8 @@ public enum VideoOracle {
     }
 
     /// The rotation the first video stream's display matrix states, if any.
-    public static func rotation(of file: URL) throws -> Double? {
-        let video = try streams(of: file).first { $0["codec_type"] as? String == "video" }
+    public static func rotation(of file: URL) async throws -> Double? {
+        let video = try await streams(of: file).first { $0["codec_type"] as? String == "video" }
         let sideData = video?["side_data_list"] as? [[String: Any]] ?? []
         for entry in sideData where entry["side_data_type"] as? String == "Display Matrix" {
             if let value = entry["rotation"] as? Double { return value }
