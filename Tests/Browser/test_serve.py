@@ -684,14 +684,14 @@ class Page:
                 recording = os.path.join(uploads, recordings[0])
                 return entry, href, recording, frame_hashes(recording)
 
-            # The browser's own encoder drops frames when the machine is busy (Firefox's VP8 encoder
-            # skips a frame it cannot encode in time; a CI run beside the leak check once got one
-            # frame in 3 s). That is the recording, not the boomerang: record again, up to 3 times.
+            # The browser's own encoder drops frames it cannot encode in time (Firefox's VP8
+            # encoder skips them): two runs of this suite got one frame in 3 s. That is the
+            # recording, not the boomerang: record again, up to 3 times.
             for attempt in range(3):
                 entry, href, recording, clip = record()
                 if len(clip) >= 30:
                     break
-                print(f"# the browser recorded {len(clip)} frames in 3 s (a busy machine); recording again", flush=True)
+                print(f"# the browser recorded {len(clip)} frames in 3 s (its encoder dropped the rest); recording again", flush=True)
             video = wait_for(lambda: entry.find_elements(By.CSS_SELECTOR, "video.clip"), 5, "a <video> with the result")[0]
             wait_for(lambda: self.js("return arguments[0].readyState >= 1 && arguments[0].duration > 0", video), 20, "the result's metadata")
             shown = self.js("return arguments[0].duration", video)
