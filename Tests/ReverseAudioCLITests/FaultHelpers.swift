@@ -8,14 +8,15 @@ import Glibc
 /// The tool started in the background with a private temporary folder, to be signalled while
 /// it works or waits: what it printed, when it ended, and how.
 final class RunningTool: @unchecked Sendable {
-    // @unchecked: `errorData`, `ended` and `drained` are only touched under `lock`.
+    // @unchecked: `errorData` and `ended` are only touched under `lock`.
     let process = Process()
     /// The run's own TMPDIR: anything the tool leaves there is a leak.
     let temporary: TemporaryDirectory
     private let lock = NSLock()
     private var errorData = Data()
     private var ended: Date?
-    private var drained = false
+    /// Raised once standard error is read to its end.
+    private let drained = AsyncFlag()
 
     /// - Parameters:
     ///   - arguments: the tool's arguments.
@@ -43,7 +44,7 @@ final class RunningTool: @unchecked Sendable {
             while case let data = reader.availableData, !data.isEmpty {
                 lock.withLock { errorData.append(data) }
             }
-            lock.withLock { drained = true }
+            drained.raise()
         }
     }
 
@@ -57,13 +58,7 @@ final class RunningTool: @unchecked Sendable {
 
     /// Waits until `condition` holds (checked every 10 ms) or the tool exits; false on timeout.
     func wait(upTo seconds: Double = 10, until condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            if hasExited { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await poll(upTo: seconds) { condition() || hasExited } && condition()
     }
 
     /// Polls (every 10 ms, without holding a thread) until `condition` holds; false after `seconds`.
@@ -75,8 +70,6 @@ final class RunningTool: @unchecked Sendable {
         }
         return true
     }
-
-    private var hasDrained: Bool { lock.withLock { drained } }
 
     /// True once the tool holds `path` open (a FIFO it reads, a file it writes).
     func holdsOpen(_ path: String) -> Bool {
@@ -96,7 +89,7 @@ final class RunningTool: @unchecked Sendable {
             await process.exited()
             return nil
         }
-        _ = await poll(upTo: 5) { hasDrained }
+        await drained.wait(upTo: 5)
         return lock.withLock { ended.map { $0.timeIntervalSince(sent) } }
     }
 
@@ -107,7 +100,7 @@ final class RunningTool: @unchecked Sendable {
             await process.exited()
             return false
         }
-        _ = await poll(upTo: 5) { hasDrained }
+        await drained.wait(upTo: 5)
         return true
     }
 

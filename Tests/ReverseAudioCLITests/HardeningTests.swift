@@ -182,8 +182,7 @@ import Glibc
     @Test("SIGHUP mid-conversion exits 129 and leaves nothing", arguments: [false, true])
     func hangUp(_ reverse: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let conversion = try await InterruptTests.RunningConversion(into: directory, reverse: reverse)
-        kill(conversion.process.processIdentifier, SIGHUP)
+        let conversion = try await InterruptTests.RunningConversion(into: directory, reverse: reverse, signal: SIGHUP)
         await conversion.waitUntilExit()
         #expect(conversion.sawProgress)
         #expect(conversion.process.terminationReason == .exit)

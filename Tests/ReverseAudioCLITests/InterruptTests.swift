@@ -11,10 +11,13 @@ import TestSupport
         let sawProgress: Bool
         private let drained = AsyncFlag()
 
-        /// - Parameter closeStandardError: stop reading standard error after the first line and
-        ///   close its pipe, as `| head -1` would.
+        /// - Parameters:
+        ///   - closeStandardError: stop reading standard error after the first line and close its
+        ///     pipe, as `| head -1` would.
+        ///   - signal: sent the moment the first progress line is read, by the thread reading it
+        ///     (a short conversion may end before a test's task is scheduled again).
         init(into directory: TemporaryDirectory, reverse: Bool, closeStandardError: Bool = false,
-             outputName: String = "out.wav") async throws {
+             outputName: String = "out.wav", signal: Int32? = nil) async throws {
             process.executableURL = BuiltProducts.reverseAudio
             process.arguments = CLI.convertArguments(try await LongInputs.mp3FourMinutes().path, directory.file(outputName).path,
                                                      reverse: reverse, ["--progress", "json"])
@@ -25,11 +28,14 @@ import TestSupport
             let started = AsyncFlag()
             let reader = standardError.fileHandleForReading
             let drained = drained
-            DispatchQueue.global().async {
+            try process.run()
+            let pid = process.processIdentifier
+            Thread.detachNewThread {
                 var signalled = false
                 while case let data = reader.availableData, !data.isEmpty {
                     if !signalled, data.contains(UInt8(ascii: "\n")) {
                         signalled = true
+                        if let signal { kill(pid, signal) }
                         started.raise()
                         if closeStandardError { break }
                     }
@@ -37,7 +43,6 @@ import TestSupport
                 try? reader.close()
                 drained.raise()
             }
-            try process.run()
             sawProgress = await started.wait(upTo: 5)
         }
 
@@ -50,8 +55,7 @@ import TestSupport
     @Test("SIGINT mid-conversion exits 130 and leaves no output", arguments: [false, true])
     func sigint(_ reverse: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let conversion = try await RunningConversion(into: directory, reverse: reverse)
-        conversion.process.interrupt()
+        let conversion = try await RunningConversion(into: directory, reverse: reverse, signal: SIGINT)
         await conversion.waitUntilExit()
         #expect(conversion.sawProgress, "no progress line before the interrupt")
         #expect(conversion.process.terminationReason == .exit)
@@ -64,8 +68,7 @@ import TestSupport
     func sigtermEncoded(_ name: String) async throws {
         let directory = try TemporaryDirectory()
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
-        let conversion = try await RunningConversion(into: directory, reverse: true, outputName: name)
-        conversion.process.terminate()
+        let conversion = try await RunningConversion(into: directory, reverse: true, outputName: name, signal: SIGTERM)
         await conversion.waitUntilExit()
         #expect(conversion.sawProgress, "no progress line before the signal")
         #expect(conversion.process.terminationStatus == 143)

@@ -173,10 +173,15 @@ import Glibc
         try reader.close()
         try? await Task.sleep(for: .seconds(0.4))  // nothing to see from outside while it waits
         try #require(tool.process.isRunning, "convert ended before the signals: \(tool.errorText)")
-        kill(tool.process.processIdentifier, SIGINT)
-        // Well inside the first signal's watchdog delay (0.5 s): the second, not the watchdog, ends it.
-        try? await Task.sleep(for: .seconds(0.1))
-        kill(tool.process.processIdentifier, SIGTERM)
+        // The second well inside the first signal's watchdog delay (0.5 s), so that it, not the
+        // watchdog, ends the work: both sent from a thread of their own, whose 0.1 s sleep a busy
+        // cooperative pool cannot stretch.
+        let pid = tool.process.processIdentifier
+        _ = try await ProcessRunner.onThreadOfItsOwn {
+            kill(pid, SIGINT)
+            usleep(100_000)
+            kill(pid, SIGTERM)
+        }
         #expect(await tool.waitUntilExit(timeout: 10))
         let ended = (tool.process.terminationStatus, tool.errorText)
         let expected = (128 + SIGINT, "reverse-audio: error: stopped by SIGINT: then SIGTERM ended the work at once; unfinished files were removed\n")

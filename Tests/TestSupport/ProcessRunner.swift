@@ -36,9 +36,9 @@ public enum ProcessRunner {
     }
 
     /// How many tests of `.runsProcesses` suites (or processes, outside them) run at once: as
-    /// many as the machine has cores, and one more to keep them busy while a test waits on a
-    /// server or a signal.
-    public static let slots = AsyncSlots(ProcessInfo.processInfo.activeProcessorCount + 1)
+    /// many as the machine has cores, as many as ran when each such test held a pool thread.
+    /// The signal tests time a tool's stop in tenths of a second; more beside them made that flaky.
+    public static let slots = AsyncSlots(ProcessInfo.processInfo.activeProcessorCount)
 
     /// True inside a test of a `.runsProcesses` suite, which holds one of ``slots``.
     @TaskLocal public static var holdsTestSlot = false
