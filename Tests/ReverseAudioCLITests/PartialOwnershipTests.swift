@@ -54,10 +54,17 @@ import Glibc
         let directory = try TemporaryDirectory()
         let long = try await LongInputs.mp3FourMinutes().path
         let tool = try RunningTool(["convert", long, directory.file("out.flac").path, "--reverse", "--threads", "1"])
-        let started = await tool.wait(upTo: 30) { directory.contents.contains { $0.hasSuffix(".partial") } }
+        // Stopped the moment its partial shows: on a fast machine the run can finish between
+        // two looks at the folder, and a stopped process still holds its locks.
+        var seen: String?
+        let started = await tool.wait(upTo: 30) {
+            seen = directory.contents.first { $0.hasSuffix(".partial") }
+            if seen != nil { kill(tool.process.processIdentifier, SIGSTOP) }
+            return seen != nil
+        }
         try #require(started, "convert never got going: \(tool.errorText)")
-        let name = try #require(directory.contents.first { $0.hasSuffix(".partial") })
-        let partial = directory.file(name)
+        let partial = directory.file(try #require(seen))
+        try #require(FileManager.default.fileExists(atPath: partial.path), "convert finished before it could be stopped")
         let whileRunning = try Self.lock(partial)
         #expect(whileRunning == nil, "the lock on \(partial.lastPathComponent) was free while convert wrote it")
         if let whileRunning { close(whileRunning) }
