@@ -6,7 +6,8 @@ enum ConversionSummary {
     static func line(_ result: ConversionResult, output: String) -> String {
         let seconds = Double(result.frames) / Double(result.format.sampleRate)
         let what = result.reversed ? "reversed" : "converted"
-        return "\(what) \(result.input.isFileURL ? result.input.relativePath : result.input.displayPath) -> \(output): \(String.seconds(seconds)), "
+        let input = result.input.map { $0.isFileURL ? $0.relativePath : $0.displayPath } ?? result.source.path
+        return "\(what) \(input) -> \(output): \(String.seconds(seconds)), "
             + "\(result.frames) frames, \(result.format)"
     }
 

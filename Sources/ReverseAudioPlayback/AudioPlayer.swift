@@ -176,7 +176,7 @@ public final class AudioPlayer: Sendable {
             }
         } catch {
             if !control.isStopping {
-                continuation.yield(.failed(Self.describe(error, path: renderer.cache.url.displayPath)))
+                continuation.yield(.failed(Self.describe(error, path: renderer.cache.name)))
             }
         }
         device.close()

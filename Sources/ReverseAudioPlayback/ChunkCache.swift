@@ -19,15 +19,19 @@ final class ChunkCache: @unchecked Sendable {
     // @unchecked: `source`, `nextSequential`, `carried` and `seekCount` are touched only under
     // `decoding`; `chunks`, `recency`, `wanted`, `knownFrames` and `schedule` only under
     // `storing`; the rest is immutable.
-    let url: URL
-    /// The file's description, read once when opening it.
+    /// The file played; nil for a caller's source.
+    let url: URL?
+    /// What is played, for messages.
+    let name: String
+    /// The file's description, read once when opening it (a caller's source: its format).
     let info: AudioInfo
     let format: PCMFormat
     let chunkFrames: Int
     /// Set by ``cancel()``: a decode in progress stops with `CancellationError`.
-    private let cancellation = CancellationFlag()
+    private let cancellation: CancellationFlag
     private let source: any PCMSource
-    private let file: AudioFileSource
+    /// The file's decode, at the root of ``source``; nil for a caller's source.
+    private let file: AudioFileSource?
     private let decoding = NSLock()
     private let storing = NSLock()
     private var chunks: [Int64: DecodedChunk] = [:]
@@ -57,10 +61,10 @@ final class ChunkCache: @unchecked Sendable {
     ///     ``PlaybackSchedule/renderingCapacity``: fewer seeks, 6 MiB more.
     ///   - facts: what an earlier open of the file learnt (``StreamFacts``): its length and
     ///     seek index are taken from them instead of reading the file for them again.
-    init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil,
+    convenience init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil,
          facts: StreamFacts? = nil) throws {
-        requestedCapacity = capacity
-        self.url = url
+        let cancellation = CancellationFlag()
+        let file: AudioFileSource
         if let facts {
             file = try AudioFileSource(url: url, facts: facts, cancellation: cancellation)
         } else {
@@ -68,21 +72,47 @@ final class ChunkCache: @unchecked Sendable {
         }
         file.limitIndexMemory(to: Self.indexMemory)
         // The chain every front end reads a file through: here, the samples in `sampleFormat`.
-        source = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: sampleFormat)).source
+        let source = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: sampleFormat)).source
         let frames = try file.resolveLengthKeepingIndex().frames
-        info = facts?.info ?? file.info
+        try self.init(source: source, file: file, url: url, name: url.displayPath, info: facts?.info ?? file.info, frames: frames,
+                      unknownReason: file.lengthUnknownReason, cancellation: cancellation, chunkFrames: chunkFrames,
+                      capacity: capacity, seeksBySearching: file.seeksBySearching)
+    }
+
+    /// A cache of a caller's `source`, in `sampleFormat`, whose length must be known.
+    convenience init(source: any PCMSource, name: String, sampleFormat: SampleFormat = .s16) throws {
+        let cancellation = CancellationFlag()
+        let scheduler = Scheduler(threads: 1, cancellation: cancellation)
+        let chained = try AudioChain.job(over: source, name: name, recipe: ChainRecipe(sampleFormat: sampleFormat), scheduler: scheduler)
+        let length = source.length
+        try self.init(source: chained.input.source, file: nil, url: nil, name: name,
+                      info: AudioInfo(source: name, format: source.format, frames: length.frames, framesSource: length.source),
+                      frames: length.frames, unknownReason: nil, cancellation: cancellation, chunkFrames: nil, capacity: nil,
+                      seeksBySearching: false)
+    }
+
+    private init(source: any PCMSource, file: AudioFileSource?, url: URL?, name: String, info: AudioInfo, frames: Int64?,
+                 unknownReason: String?, cancellation: CancellationFlag, chunkFrames: Int?, capacity: Int?,
+                 seeksBySearching: Bool) throws {
         guard let frames else {
-            throw ReverseAudioError.input(.lengthUnknown(path: file.name, reason: file.lengthUnknownReason ?? "playing it backwards needs it"))
+            throw ReverseAudioError.input(.lengthUnknown(path: name, reason: unknownReason ?? "playing it backwards needs it"))
         }
         guard frames > 0 else {
-            throw ReverseAudioError.input(.decodingFailed(path: file.name, reason: "it holds no audio samples to play"))
+            throw ReverseAudioError.input(.decodingFailed(path: name, reason: "it holds no audio samples to play"))
         }
+        self.source = source
+        self.file = file
+        self.url = url
+        self.name = name
+        self.info = info
+        self.cancellation = cancellation
+        requestedCapacity = capacity
         format = source.format
         knownFrames = frames
         self.chunkFrames = max(1, chunkFrames ?? min(16384, max(4096, Self.chunkBytes / max(format.bytesPerFrame, 1))))
         currentSchedule = PlaybackSchedule(chunkFrames: self.chunkFrames, frameCount: frames, pacing: .asFastAsPossible,
-                                           capacity: capacity ?? (file.seeksBySearching ? PlaybackSchedule.renderingCapacity
-                                                                                        : PlaybackSchedule.defaultCapacity))
+                                           capacity: capacity ?? (seeksBySearching ? PlaybackSchedule.renderingCapacity
+                                                                                   : PlaybackSchedule.defaultCapacity))
     }
 
     /// Frames in the file: what the decode gives (shortened if a decode ended early).
@@ -100,7 +130,7 @@ final class ChunkCache: @unchecked Sendable {
     }
 
     /// Problems met decoding the file that did not stop it.
-    var warnings: [ReverseAudioWarning] { locked(decoding) { file.warnings } }
+    var warnings: [ReverseAudioWarning] { locked(decoding) { file?.warnings ?? [] } }
 
     /// The chunk holding `frame`.
     func index(of frame: Int64) -> Int64 { frame / Int64(chunkFrames) }

@@ -40,7 +40,7 @@ package final class DecodedFrames: Sendable {
                       into buffer: UnsafeMutableRawBufferPointer) throws {
         let frameBytes = format.bytesPerFrame
         guard start >= 0, count >= 0, start + Int64(count) <= frameCount, buffer.count >= count * frameBytes else {
-            throw ReverseAudioError.range(.cannotSeek(path: cache.url.displayPath, frame: start,
+            throw ReverseAudioError.range(.cannotSeek(path: cache.name, frame: start,
                                                       reason: "\(count) frames from there are not all inside its \(frameCount)"))
         }
         let chunkFrames = Int64(cache.chunkFrames)

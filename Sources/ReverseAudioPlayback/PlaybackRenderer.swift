@@ -46,9 +46,33 @@ public final class PlaybackRenderer {
     ///   - loop: a loop region, if any.
     ///   - effects: on what is heard, live: a fade-in over the first frames played, a fade-out
     ///     as playback nears the end it is heading for (whichever way it goes).
-    public init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackDirection = .forward,
-                from: Int64? = nil, loop: Range<Int64>? = nil, effects: [any AudioEffect] = []) throws {
-        cache = try ChunkCache(url: url, sampleFormat: sampleFormat)
+    public convenience init(url: URL, sampleFormat: SampleFormat = .s16, direction: PlaybackDirection = .forward,
+                            from: Int64? = nil, loop: Range<Int64>? = nil, effects: [any AudioEffect] = []) throws {
+        try self.init(cache: ChunkCache(url: url, sampleFormat: sampleFormat), direction: direction, from: from, loop: loop,
+                      effects: effects)
+    }
+
+    /// Plays `source` (any ``PCMSource`` whose length is known: an ``AudioReader``, a chain of
+    /// combinators, a source of your own), which playback seeks in as it goes either way.
+    /// - Parameters:
+    ///   - source: the frames played; give it up to the renderer.
+    ///   - name: what is played, for messages.
+    ///   - sampleFormat: the samples rendered (Int16 by default).
+    ///   - direction: which way playback starts.
+    ///   - from: where it starts; nil for 0 forward, the end backwards.
+    ///   - loop: a loop region, if any.
+    ///   - effects: on what is heard, live, as for a file.
+    /// - Throws: ``InputError/lengthUnknown(path:reason:)`` when the source's length is not known.
+    public convenience init(source: sending any PCMSource, name: String = "source", sampleFormat: SampleFormat = .s16,
+                            direction: PlaybackDirection = .forward, from: Int64? = nil, loop: Range<Int64>? = nil,
+                            effects: [any AudioEffect] = []) throws {
+        try self.init(cache: ChunkCache(source: source, name: name, sampleFormat: sampleFormat), direction: direction, from: from,
+                      loop: loop, effects: effects)
+    }
+
+    private init(cache: ChunkCache, direction: PlaybackDirection, from: Int64?, loop: Range<Int64>?,
+                 effects: [any AudioEffect]) throws {
+        self.cache = cache
         format = cache.format
         state = PlaybackState(frameCount: cache.frameCount, position: from ?? (direction == .forward ? 0 : cache.frameCount),
                               direction: direction)
@@ -89,7 +113,7 @@ public final class PlaybackRenderer {
     package var warnings: [ReverseAudioWarning] { cache.warnings }
 
     /// The file played.
-    package var name: String { cache.url.displayPath }
+    package var name: String { cache.name }
 
     /// Frames rendered so far: the output timeline.
     package var position: Int64 { framesRendered }
@@ -133,7 +157,7 @@ public final class PlaybackRenderer {
 
     /// Renders up to `frameCount` frames into `buffer` (interleaved, ``format``).
     /// - Returns: the frames rendered: fewer than asked only at the end, 0 once finished or while paused.
-    package func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
+    public func render(into buffer: UnsafeMutableRawBufferPointer, frameCount: Int) throws -> Int {
         let frameBytes = format.bytesPerFrame
         guard buffer.count >= frameCount * frameBytes else {
             throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "a buffer of \(buffer.count) bytes cannot hold \(frameCount) frames of \(frameBytes) bytes"))
@@ -224,7 +248,7 @@ public final class PlaybackRenderer {
             throw ReverseAudioError.output(.endlessOutput(path: url.displayPath))
         }
         let writer = try AudioFileWriter(url: url, format: format, outputFormat: OutputFormat.forFile(url), input: nil,
-                                         overwrite: overwrite, inputs: [cache.url], expectedFrames: nil)
+                                         overwrite: overwrite, inputs: cache.url.map { [$0] } ?? [], expectedFrames: nil)
         let rendered = RenderedOutput(self)
         let output: any PCMSource = maximumFrames.map { rendered.range(0..<$0, name: name, requiringWholeRange: false) } ?? rendered
         let input = Scheduler.Input(source: output, splitting: .single(reason: .renderedAsPlayed), name: name)

@@ -31,6 +31,14 @@ enum ReadmeSnippets {
         }
     }
 
+    static func sources(song: URL, drums: URL, out: URL) async throws {
+        let intro = try AudioReader(url: song).range(0..<441_000)        // any PCMSource: a file's, a part, your own
+        let beat = try AudioReader(url: drums).applying(Gain(decibels: -6))
+        _ = try await AudioConverter.convert(try intro.reversed().followed(by: [beat]), to: out)
+        let renderer = try PlaybackRenderer(source: try AudioReader(url: song).channel(0), direction: .reverse)
+        _ = renderer
+    }
+
     static func effects(url: URL) async throws {
         var options = ConversionOptions(reverse: true, sampleFormat: nil)   // nil: the input's own samples
         options.range = try TimeRange(start: .seconds(10), end: .seconds(20))

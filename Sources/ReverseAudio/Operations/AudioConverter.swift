@@ -43,24 +43,10 @@ public enum AudioConverter {
     /// stops with `CancellationError` once `cancellation` is cancelled.
     package static func convert(_ input: URL, to output: URL, options: ConversionOptions,
                                 cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {
-        if let blockFrames = options.blockFrames, blockFrames <= 0 {
-            throw ReverseAudioError.setting(.outOfRange(.blockFrames, value: "\(blockFrames)", allowed: "at least 1 frame"))
-        }
         try AudioInput.checkReadableFile(at: input)
-        // Fail on an unusable output or format before spending time decoding.
-        let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
-        let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: [input],
-                                         requiresSeekableFile: outputFormat.file.requiresSeekableFile)
-        let temporaryFolder = AudioInput.isSeekableFile(input) ? destination.temporaryFolder : FileManager.default.temporaryDirectory
-        destination.discard()
+        let (outputFormat, recipe, outputFolder) = try plan(options, output: output, inputs: [input])
+        let temporaryFolder = AudioInput.isSeekableFile(input) ? outputFolder : FileManager.default.temporaryDirectory
         let reporter = ProgressReporter(progress)
-        var recipe = ChainRecipe(range: options.range, sampleFormat: options.sampleFormat, sampleRate: options.sampleRate,
-                                 channels: options.channels, effects: options.effects, reversed: options.reverse,
-                                 blockFrames: options.blockFrames)
-        // A codec of few rates (Opus) takes the nearest, as the ffmpeg CLI resamples for it (the
-        // codecs a format chooses by the input's kind, M4A's, all take any rate).
-        let codec = outputFormat.resolvedCodec(inputIsLossless: true)
-        if codec.resamplesTo != nil { recipe.writtenRate = { codec.rate(for: $0) } }
         let chain = try AudioChain(url: input, recipe: recipe, cancellation: cancellation, threads: options.threads)
         let predicted = chain.source.length
         options.opened?(predicted.frames.map { Double($0) / Double(max(chain.source.format.sampleRate, 1)) })
@@ -82,5 +68,27 @@ public enum AudioConverter {
             lengthSource: lengthSource, predictedFrames: predicted.frames, decodePasses: report.passes,
             temporaryBytes: report.temporaryBytes, predictionFailure: predicted.frames == nil ? chain.lengthUnknownReason : nil,
             decodeThreads: report.threadsUsed, singleThreadReason: options.threads > 1 && report.threadsUsed <= 1 ? report.singleThreadReason : nil)
+    }
+
+    /// What a conversion settles before reading anything, failing early on an unusable setting,
+    /// output or format: the output's format, the chain's recipe, and the folder of the output
+    /// (where its temporary files go).
+    static func plan(_ options: ConversionOptions, output: URL, inputs: [URL]) throws
+        -> (format: OutputFormat, recipe: ChainRecipe, outputFolder: URL) {
+        if let blockFrames = options.blockFrames, blockFrames <= 0 {
+            throw ReverseAudioError.setting(.outOfRange(.blockFrames, value: "\(blockFrames)", allowed: "at least 1 frame"))
+        }
+        let outputFormat = try options.outputFormat ?? OutputFormat.forFile(output)
+        let destination = try OutputFile(url: output, overwrite: options.overwrite, inputs: inputs,
+                                         requiresSeekableFile: outputFormat.file.requiresSeekableFile)
+        destination.discard()
+        var recipe = ChainRecipe(range: options.range, sampleFormat: options.sampleFormat, sampleRate: options.sampleRate,
+                                 channels: options.channels, effects: options.effects, reversed: options.reverse,
+                                 blockFrames: options.blockFrames)
+        // A codec of few rates (Opus) takes the nearest, as the ffmpeg CLI resamples for it (the
+        // codecs a format chooses by the input's kind, M4A's, all take any rate).
+        let codec = outputFormat.resolvedCodec(inputIsLossless: true)
+        if codec.resamplesTo != nil { recipe.writtenRate = { codec.rate(for: $0) } }
+        return (outputFormat, recipe, destination.temporaryFolder)
     }
 }

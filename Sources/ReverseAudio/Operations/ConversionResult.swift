@@ -4,8 +4,8 @@ import ReverseAudioFFmpeg
 
 /// What a conversion did.
 public struct ConversionResult: Sendable {
-    /// The file read.
-    public let input: URL
+    /// The file read; nil when the conversion read a ``PCMSource`` rather than a file.
+    public let input: URL?
     /// The file written.
     public let output: URL
     /// The input's description; `frames` is the number of frames actually decoded.
@@ -45,7 +45,7 @@ public struct ConversionResult: Sendable {
     /// reversed audio for an encoded output or a pipe (removed before returning).
     package let temporaryBytes: Int64
 
-    init(input: URL, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
+    init(input: URL?, output: URL, source: AudioInfo, format: PCMFormat, outputFormat: OutputFormat,
          codec: String, storedSampleFormat: SampleFormat?, frames: Int64, blockFrames: Int, reversed: Bool, conversions: [String],
          warnings: [ReverseAudioWarning], lengthSource: LengthSource, predictedFrames: Int64?, decodePasses: Int,
          temporaryBytes: Int64, predictionFailure: String?, decodeThreads: Int = 1, singleThreadReason: OneReaderReason? = nil) {

@@ -57,6 +57,27 @@ public enum Waveform {
         }
     }
 
+    /// Draws `source` (any ``PCMSource``: an ``AudioReader``, a chain of combinators, a source
+    /// of your own) into a picture at `output`, titled `name`, as a file is drawn. A source whose
+    /// length is not known is read twice: once to count its frames, then from its start again.
+    /// - Parameters:
+    ///   - source: the frames drawn, read from their start; give it up to the call.
+    ///   - name: the panel's title.
+    ///   - output: the `.png`, `.jpg`/`.jpeg` or `.svg` file to write.
+    ///   - width: pixels across (one column per width-th of the audio).
+    ///   - height: pixels down.
+    ///   - overwrite: replace an existing file at `output`.
+    ///   - progress: called with fractions of the audio measured, from 0 to 1.
+    public static func draw(_ source: sending any PCMSource, named name: String = "source", to output: URL, width: Int = 1200,
+                            height: Int = 300, overwrite: Bool = false, progress: ProgressHandler? = nil) async throws {
+        // `sending`: the caller gave the source up, so the work's thread alone uses it.
+        nonisolated(unsafe) let handed = source
+        _ = try await BlockingWork.run { flag in
+            try draw([.source(handed, name: name)], to: output, width: width, height: height, overwrite: overwrite,
+                     style: WaveformStyle(), cancellation: flag, progress: progress)
+        }
+    }
+
     /// The blocking form of ``draw(_:to:width:height:range:compare:overwrite:progress:)``, on
     /// `threads` threads, stopped by `cancellation`.
     /// - Parameters:
@@ -79,11 +100,31 @@ public enum Waveform {
                              range: TimeRange? = nil, compare: URL? = nil, overwrite: Bool = false,
                              threads: Int = ConversionOptions.availableCores, style: WaveformStyle = WaveformStyle(),
                              cancellation: CancellationFlag?, progress: ProgressHandler? = nil) throws -> Drawing {
+        let files = [input] + (compare.map { [$0] } ?? [])
+        return try draw(files.map { .file($0, range: range) }, to: output, width: width, height: height, overwrite: overwrite,
+                        threads: threads, style: style, cancellation: cancellation, progress: progress)
+    }
+
+    /// The smallest and largest sample of each column, per channel, the frames drawn, their
+    /// seconds, their format and the problems met.
+    typealias Measurement = (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat,
+                             warnings: [ReverseAudioWarning])
+
+    /// What a panel shows: a file (or a range of it), or a caller's source.
+    enum Panel {
+        case file(URL, range: TimeRange?)
+        case source(any PCMSource, name: String)
+    }
+
+    /// Draws `panels`, one above the other, into a picture at `output`.
+    private static func draw(_ panels: [Panel], to output: URL, width: Int, height: Int, overwrite: Bool,
+                             threads: Int = 1, style: WaveformStyle, cancellation: CancellationFlag?,
+                             progress: ProgressHandler?) throws -> Drawing {
         guard let format = PictureFormat(url: output) else {
             throw ReverseAudioError.output(.unknownOutputFormat(path: output.displayPath, extension: output.pathExtension,
                                                         known: PictureFormat.extensions))
         }
-        let inputs = [input] + (compare.map { [$0] } ?? [])
+        let inputs = panels.compactMap { if case .file(let url, _) = $0 { url } else { nil } }
         var fonts: WaveformFonts?
         if style.labels {
             guard let loaded = WaveformFonts.load() else {
@@ -95,16 +136,16 @@ public enum Waveform {
             fonts = loaded
         }
         let metrics = fonts.map(WaveformLayout.Metrics.init)
-        let lowest = WaveformLayout.minimumHeight(files: inputs.count, metrics: metrics)
+        let lowest = WaveformLayout.minimumHeight(files: panels.count, metrics: metrics)
         guard (16...maximumWidth).contains(width), (lowest...maximumHeight).contains(height) else {
             throw ReverseAudioError.setting(.outOfRange(.waveformSize, value: "\(width)×\(height)",
                                                       allowed: "16 to \(maximumWidth) pixels wide and \(lowest) to \(maximumHeight) high"))
         }
         let destination = try OutputFile(url: output, overwrite: overwrite, inputs: inputs)
         let reporter = ProgressReporter(progress)
-        let measured = try inputs.enumerated().map { index, url in
-            let share = 1 / Double(inputs.count)
-            return try measure(url, columns: width, range: range, threads: threads, cancellation: cancellation,
+        let measured = try panels.enumerated().map { index, panel in
+            let share = 1 / Double(panels.count)
+            return try measure(panel, columns: width, threads: threads, cancellation: cancellation,
                                progress: reporter.stage(from: Double(index) * share, to: Double(index + 1) * share))
         }
         let layout = WaveformLayout(width: width, height: height, files: measured.map(\.panel), metrics: metrics,
@@ -134,16 +175,49 @@ public enum Waveform {
     }
 
     /// One file's panel and the frames it shows.
-    private static func measure(_ url: URL, columns: Int, range: TimeRange?, threads: Int, cancellation: CancellationFlag?,
+    private static func measure(_ panel: Panel, columns: Int, threads: Int, cancellation: CancellationFlag?,
                                 progress: ProgressHandler?) throws -> (panel: WaveformLayout.Measured, frames: Int64,
                                                                        warnings: [ReverseAudioWarning]) {
-        let measured = try columnExtremes(of: url, columns: columns, range: range, threads: threads, cancellation: cancellation,
+        let measured: Measurement
+        let name: String
+        switch panel {
+        case .file(let url, let range):
+            name = url.lastPathComponent
+            measured = try columnExtremes(of: url, columns: columns, range: range, threads: threads, cancellation: cancellation,
                                           progress: progress)
+        case .source(let source, let sourceName):
+            name = sourceName
+            measured = try columnExtremes(of: source, name: sourceName, columns: columns, cancellation: cancellation,
+                                          progress: progress)
+        }
         let panel = WaveformLayout.Measured(
-            name: url.lastPathComponent,
+            name: name,
             channelNames: ChannelNames.of(layoutName: measured.format.channelLayoutName, channelCount: measured.format.channelCount),
             sampleRate: measured.format.sampleRate, extremes: measured.extremes, seconds: measured.seconds)
         return (panel, measured.frames, measured.warnings)
+    }
+
+    /// The smallest and largest sample of each column of a caller's `source`, counted first
+    /// when its length is not known (then read again from its start).
+    private static func columnExtremes(of source: any PCMSource, name: String, columns: Int, cancellation: CancellationFlag?,
+                                       progress: ProgressHandler?) throws
+        -> Measurement {
+        let scheduler = Scheduler(threads: 1, progress: progress, cancellation: cancellation)
+        let (input, _, _) = try AudioChain.job(over: source, name: name, recipe: ChainRecipe(sampleFormat: .f32), scheduler: scheduler)
+        var total = input.source.length.frames
+        if total == nil {
+            var counted: Int64 = 0
+            while let chunk = try input.source.read(maximumFrames: transferChunkFrames) {
+                if cancellation?.isCancelled == true { throw CancellationError() }
+                counted += Int64(chunk.frameCount)
+            }
+            try input.source.seek(to: 0, endingAt: nil)
+            total = counted
+        }
+        let accumulator = ColumnExtremes(format: input.source.format, columns: columns, totalFrames: max(total ?? 0, 1))
+        let drawn = try scheduler.transfer(input, reversed: false, into: accumulator).frames
+        let format = input.source.format
+        return (accumulator.extremes, drawn, Double(max(drawn, 1)) / Double(format.sampleRate), format, [])
     }
 
     /// The smallest and largest sample of each column, per channel, the frames drawn, their
@@ -152,8 +226,7 @@ public enum Waveform {
     /// the true one.
     static func columnExtremes(of url: URL, columns: Int, range: TimeRange?, threads: Int = 1, cancellation: CancellationFlag?,
                                progress: ProgressHandler? = nil) throws
-        -> (extremes: [[(min: Float, max: Float)?]], frames: Int64, seconds: Double, format: PCMFormat,
-            warnings: [ReverseAudioWarning]) {
+        -> Measurement {
         var assumed: Int64?
         while true {
             let chain = try AudioChain(url: url, recipe: ChainRecipe(range: range, sampleFormat: .f32), cancellation: cancellation ?? CancellationFlag())

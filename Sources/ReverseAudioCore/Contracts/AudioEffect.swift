@@ -12,3 +12,14 @@ public protocol AudioEffect: Sendable, CustomStringConvertible {
     ///     after the effect): what is heard first is the source's end.
     func applied(to source: any PCMSource, mirrored: Bool) throws -> any PCMSource
 }
+
+extension PCMSource {
+    /// This source with `effect` on what is heard (a ``Gain``, a ``Fade``).
+    ///
+    /// ```swift
+    /// let softer = try source.applying(Gain(decibels: -6)).applying(Fade(.in, length: .seconds(0.5)))
+    /// ```
+    public func applying(_ effect: any AudioEffect) throws -> any PCMSource {
+        try effect.applied(to: self, mirrored: false)
+    }
+}

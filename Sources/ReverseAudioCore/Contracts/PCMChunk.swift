@@ -8,8 +8,9 @@ public struct PCMChunk {
     /// The index of the chunk's first frame on its source's timeline.
     public let position: Int64
 
-    /// A chunk over `bytes`, which must hold `frameCount` whole frames.
-    package init(bytes: UnsafeRawBufferPointer, frameCount: Int, position: Int64) {
+    /// A chunk over `bytes`, which must hold `frameCount` whole frames of its source's format:
+    /// what a source of your own lends from a buffer it keeps until its next read or seek.
+    public init(bytes: UnsafeRawBufferPointer, frameCount: Int, position: Int64) {
         self.bytes = bytes
         self.frameCount = frameCount
         self.position = position

@@ -7,7 +7,7 @@ public struct SeekedTo: Sendable, Equatable {
     public let reached: Int64
 
     /// A seek that asked for `required` and reached `reached`.
-    package init(required: Int64, reached: Int64) {
+    public init(required: Int64, reached: Int64) {
         self.required = required
         self.reached = reached
     }

@@ -48,9 +48,9 @@ package final class ChannelSelector: PCMSource {
 
 extension PCMSource {
     /// Channel `index` of this source (from 0), as a mono source.
-    /// - Parameter name: the file the frames come from, for messages.
+    /// - Parameter name: what the frames come from, for messages.
     /// - Throws: ``InputError/channelOutOfRange(path:channel:channelCount:)``.
-    package func channel(_ index: Int, name: String) throws -> ChannelSelector {
+    public func channel(_ index: Int, name: String = "source") throws -> any PCMSource {
         guard index >= 0, index < format.channelCount else {
             throw ReverseAudioError.input(.channelOutOfRange(path: name, channel: index, channelCount: format.channelCount))
         }

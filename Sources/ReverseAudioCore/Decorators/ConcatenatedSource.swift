@@ -72,7 +72,7 @@ extension PCMSource {
     /// This source's frames, then every frame of each of `others` in turn.
     /// - Throws: ``SettingError/sampleBufferMismatch(reason:)`` when they do not hold
     ///   frames of one format.
-    package func followed(by others: [any PCMSource]) throws -> ConcatenatedSource {
+    public func followed(by others: [any PCMSource]) throws -> any PCMSource {
         for source in others where !source.format.holdsSameFrames(as: format) {
             throw ReverseAudioError.setting(.sampleBufferMismatch(reason: "\(source.format) cannot follow \(format)"))
         }

@@ -77,12 +77,16 @@ package final class RangeSource: PCMSource {
 
 extension PCMSource {
     /// The frames `frames` of this source, on a timeline of their own.
+    ///
+    /// ```swift
+    /// let chorus = try AudioReader(url: song).range(441_000..<882_000)  // 10 s to 20 s at 44.1 kHz
+    /// ```
     /// - Parameters:
     ///   - frames: the part, on this source's timeline; `Int64.max` as the upper bound for its end.
-    ///   - name: the file the frames come from, for messages.
+    ///   - name: what the frames come from, for messages.
     ///   - requiringWholeRange: a source that ends before the range does is an error (else the
     ///     range just ends early).
-    package func range(_ frames: Range<Int64>, name: String, requiringWholeRange: Bool = true) -> RangeSource {
+    public func range(_ frames: Range<Int64>, name: String = "source", requiringWholeRange: Bool = true) -> any PCMSource {
         RangeSource(self, frames: frames, name: name, requiringWholeRange: requiringWholeRange)
     }
 }

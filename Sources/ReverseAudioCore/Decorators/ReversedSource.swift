@@ -136,3 +136,18 @@ package final class ReversedSource: PCMSource {
         storage = .allocate(byteCount: max(bytes, storage.count * 2), alignment: 16)
     }
 }
+
+extension PCMSource {
+    /// This source's frames in reverse order, read in order. The first read or seek reads the
+    /// whole source forwards, once, into an unnamed temporary file in `temporaryFolder` (as big
+    /// as the raw audio, gone however the process ends), so memory stays flat.
+    ///
+    /// ```swift
+    /// let backwards = try AudioReader(url: phrase).reversed()
+    /// ```
+    /// - Parameter name: what the frames come from, for messages.
+    public func reversed(name: String = "source", temporaryFolder: URL = FileManager.default.temporaryDirectory) -> any PCMSource {
+        ReversedSource(Scheduler.Input(source: self, splitting: .single(reason: .callersSource), name: name),
+                       scheduler: Scheduler(threads: 1, temporaryFolder: temporaryFolder))
+    }
+}

@@ -84,6 +84,16 @@ public struct AudioInfo: Sendable, Equatable, Encodable {
         self.videoStreams = videoStreams
     }
 
+    /// The description of a caller's source named `name`: raw PCM in `format`, `frames` long
+    /// when known.
+    package init(source name: String, format: PCMFormat, frames: Int64?, framesSource: LengthSource) {
+        self.init(path: name, container: "PCM source", containerName: "pcm", codec: "PCM \(format.sampleFormat)",
+                  codecName: "pcm_\(format.sampleFormat)", sampleRate: format.sampleRate, channelCount: format.channelCount,
+                  channelLayout: format.channelLayoutName, sampleFormat: "\(format.sampleFormat)",
+                  bitsPerSample: format.sampleFormat.bytesPerSample * 8, containerDuration: nil, frames: frames, bitRate: nil,
+                  framesSource: framesSource)
+    }
+
     /// Encodes `frames`, `channelLayout` and friends as JSON `null` when unknown, rather than
     /// leaving the key out, so every object has the same keys.
     /// The JSON keys (`info --json`), kept as they were first published.

@@ -19,7 +19,7 @@ public struct PCMLength: Sendable, Equatable, CustomStringConvertible {
     public let source: LengthSource
 
     /// A length of `frames` known from `source`.
-    package init(frames: Int64?, source: LengthSource) {
+    public init(frames: Int64?, source: LengthSource) {
         self.frames = frames
         self.source = frames == nil ? .decode : source
     }

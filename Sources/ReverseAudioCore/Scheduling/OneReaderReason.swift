@@ -12,6 +12,8 @@ package enum OneReaderReason: Equatable, Sendable, CustomStringConvertible {
     case shortRange
     case storedSamples
     case pipe
+    /// A source the library's caller made: nothing opens another reader of it.
+    case callersSource
     /// The codec's decode restarted after a seek differs from the continuous one.
     case seekNotBitExact(codec: String, noiseSubstitution: Bool)
     case timestampsNameNoSamples
@@ -43,6 +45,7 @@ package enum OneReaderReason: Equatable, Sendable, CustomStringConvertible {
             "the range is less than a quarter of the file: finding every packet for other threads would cost more than they save"
         case .storedSamples: "PCM read straight from the file: one thread moves it as fast as the page cache gives it (two measured slower)"
         case .pipe: "the input is a pipe, read once"
+        case .callersSource: "the source is the caller's own, which has one reader"
         case .seekNotBitExact(let codec, true):
             "\(codec)'s decode restarted after a seek is not bit-exact (its noise substitution draws from the whole decode before it)"
         case .seekNotBitExact(let codec, false): "\(codec)'s decode restarted after a seek is not bit-exact"

@@ -49,17 +49,16 @@ package struct ChainRecipe {
 package final class AudioChain {
     /// The file's decode, at the root of the chain.
     package let file: AudioFileSource
+    /// The chain over the file, as built.
+    private let built: Built
     /// The chain read forwards.
-    package let source: any PCMSource
+    package var source: any PCMSource { built.source }
     /// What the chain changes on the way ("sample format f32 → s16", "channel 1 of 2 only").
-    package let conversions: [String]
+    package var conversions: [String] { built.conversions }
     /// The range of the file's own frames, when one is asked for.
-    package let range: Range<Int64>?
+    package var range: Range<Int64>? { built.range }
     /// What was asked.
-    package let recipe: ChainRecipe
-    /// Effects not yet applied: those of a reversal whose length only reading tells, applied
-    /// to the reversal itself.
-    private let effectsAfterReversal: [any AudioEffect]
+    package var recipe: ChainRecipe { built.recipe }
     /// Split PCM read straight from the file too (tests put seams in it; for speed it stays on
     /// one thread, see ``OneReaderReason/storedSamples``).
     package var splitsStoredSamples = false
@@ -92,59 +91,109 @@ package final class AudioChain {
     /// Builds the chain `recipe` asks for over `file`, which nothing has read yet.
     package init(file: AudioFileSource, recipe: ChainRecipe) throws {
         self.file = file
-        let name = file.name
-        let range = try recipe.range.map { try $0.frames(atRate: file.format.sampleRate, path: name, length: { file.length.frames }) }
-        self.range = range
-        var recipe = recipe
-        if recipe.sampleRate == nil, let writtenRate = recipe.writtenRate, writtenRate(file.format.sampleRate) != file.format.sampleRate {
-            recipe.sampleRate = writtenRate(file.format.sampleRate)
+        built = try Built(root: file, name: file.name, recipe: recipe, length: { file.length.frames }) { conversion in
+            // In the decoder's own interleaving pass: one swresample call.
+            file.adopt(conversion) ? file.conversions : nil
         }
-        self.recipe = recipe
-        let mixes = recipe.channels == .mix
-        let converts = recipe.sampleFormat.map { $0 != file.format.sampleFormat } ?? false
-        let resamples = recipe.sampleRate.map { $0 != file.format.sampleRate } ?? false
-        var conversions: [String] = []
-        var source: any PCMSource = file
-        if resamples {
-            // A range counts the file's own frames: it is cut before the rate changes.
-            if let range { source = source.range(range, name: name) }
-            let converter = try source.converted(to: recipe.sampleFormat, sampleRate: recipe.sampleRate, mixingToMono: mixes, name: name)
-            conversions = converter.conversions
-            source = converter
-        } else {
-            if converts || mixes {
-                let conversion = AudioFileSource.Conversion(sampleFormat: recipe.sampleFormat, mixesToMono: mixes)
-                if file.adopt(conversion) {
-                    // In the decoder's own interleaving pass: one swresample call.
-                    conversions = file.conversions
-                } else {
-                    let converter = try source.converted(to: recipe.sampleFormat, mixingToMono: mixes, name: name)
-                    conversions = converter.conversions
-                    source = converter
+    }
+
+    /// A chain built over any source: the converted, cut, channel-taken source with its
+    /// effects, and what it changed.
+    struct Built {
+        let source: any PCMSource
+        let conversions: [String]
+        let range: Range<Int64>?
+        let recipe: ChainRecipe
+        /// Effects not yet applied: those of a reversal whose length only reading tells,
+        /// applied to the reversal itself.
+        let effectsAfterReversal: [any AudioEffect]
+
+        /// Builds `recipe` over `root`, whose frames `length` tells when known; `adopt` lets
+        /// the root take a sample-format conversion or mix-down itself, returning what it
+        /// converts (nil: it cannot).
+        init(root: any PCMSource, name: String, recipe asked: ChainRecipe, length: () -> Int64?,
+             adopt: (AudioFileSource.Conversion) -> [String]?) throws {
+            let rootFormat = root.format
+            let range = try asked.range.map { try $0.frames(atRate: rootFormat.sampleRate, path: name, length: length) }
+            self.range = range
+            var recipe = asked
+            if recipe.sampleRate == nil, let writtenRate = recipe.writtenRate, writtenRate(rootFormat.sampleRate) != rootFormat.sampleRate {
+                recipe.sampleRate = writtenRate(rootFormat.sampleRate)
+            }
+            self.recipe = recipe
+            let mixes = recipe.channels == .mix
+            let converts = recipe.sampleFormat.map { $0 != rootFormat.sampleFormat } ?? false
+            let resamples = recipe.sampleRate.map { $0 != rootFormat.sampleRate } ?? false
+            var conversions: [String] = []
+            var source = root
+            if resamples {
+                // A range counts the root's own frames: it is cut before the rate changes.
+                if let range { source = source.range(range, name: name) }
+                let converter = try source.converted(to: recipe.sampleFormat, sampleRate: recipe.sampleRate, mixingToMono: mixes, name: name)
+                conversions = converter.conversions
+                source = converter
+            } else {
+                if converts || mixes {
+                    if let adopted = adopt(AudioFileSource.Conversion(sampleFormat: recipe.sampleFormat, mixesToMono: mixes)) {
+                        conversions = adopted
+                    } else {
+                        let converter = try source.converted(to: recipe.sampleFormat, mixingToMono: mixes, name: name)
+                        conversions = converter.conversions
+                        source = converter
+                    }
                 }
+                if let range { source = source.range(range, name: name) }
             }
-            if let range { source = source.range(range, name: name) }
-        }
-        if let channel = recipe.channels.extractedChannel {
-            source = try source.channel(channel, name: name)
-            conversions.append("channel \(channel) of \(file.format.channelCount) only")
-        }
-        // Effects act on what is heard: before a reversal, on the mirrored timeline, when the
-        // length is known; otherwise on the reversal itself.
-        let mirrorsEffects = recipe.reversed && source.length.frames != nil
-        if let heard = source.length.frames {
-            try Fade.checkFit(of: recipe.effects, within: heard, sampleRate: source.format.sampleRate, name: name)
-        }
-        if !recipe.reversed || mirrorsEffects {
-            for effect in recipe.effects {
-                source = try Self.naming(name) { try effect.applied(to: source, mirrored: recipe.reversed) }
+            if let channel = recipe.channels.extractedChannel {
+                source = try source.channel(channel, name: name)
+                conversions.append("channel \(channel) of \(rootFormat.channelCount) only")
             }
-            effectsAfterReversal = []
-        } else {
-            effectsAfterReversal = recipe.effects
+            // Effects act on what is heard: before a reversal, on the mirrored timeline, when the
+            // length is known; otherwise on the reversal itself.
+            let mirrorsEffects = recipe.reversed && source.length.frames != nil
+            if let heard = source.length.frames {
+                try Fade.checkFit(of: recipe.effects, within: heard, sampleRate: source.format.sampleRate, name: name)
+            }
+            if !recipe.reversed || mirrorsEffects {
+                for effect in recipe.effects {
+                    source = try AudioChain.naming(name) { try effect.applied(to: source, mirrored: recipe.reversed) }
+                }
+                effectsAfterReversal = []
+            } else {
+                effectsAfterReversal = recipe.effects
+            }
+            self.source = source
+            self.conversions = conversions
         }
-        self.source = source
-        self.conversions = conversions
+
+        /// What the scheduler runs for this chain split as `splitting` says (see
+        /// ``AudioChain/job(threads:scheduler:)``).
+        func job(splitting: Splitting, blockFrames: Int?, name: String, scheduler: Scheduler) throws
+            -> (input: Scheduler.Input, reversed: Bool) {
+            let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? blockFrames, name: name)
+            guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
+            let stored = ReversedSource(input, scheduler: scheduler)
+            // Stored now: its length, which a fade-out needs, is known once the input is read.
+            try stored.seek(to: 0, endingAt: nil)
+            if let heard = stored.length.frames {
+                try Fade.checkFit(of: effectsAfterReversal, within: heard, sampleRate: stored.format.sampleRate, name: name)
+            }
+            var reversal: any PCMSource = stored
+            for effect in effectsAfterReversal {
+                reversal = try AudioChain.naming(name) { try effect.applied(to: reversal, mirrored: false) }
+            }
+            return (Scheduler.Input(source: reversal, splitting: .single(reason: .lengthUnknown), name: name), false)
+        }
+    }
+
+    /// What the scheduler runs for `recipe` over a caller's `source` (any ``PCMSource``), read
+    /// by one reader, and what the chain changes on the way.
+    package static func job(over source: any PCMSource, name: String, recipe: ChainRecipe, scheduler: Scheduler) throws
+        -> (input: Scheduler.Input, reversed: Bool, conversions: [String]) {
+        let built = try Built(root: source, name: name, recipe: recipe, length: { source.length.frames }, adopt: { _ in nil })
+        let (input, reversed) = try built.job(splitting: .single(reason: .callersSource), blockFrames: nil, name: name,
+                                              scheduler: scheduler)
+        return (input, reversed, built.conversions)
     }
 
     /// Problems met so far that did not stop the decode.
@@ -162,21 +211,7 @@ package final class AudioChain {
         let splitting = threads > 1 ? try self.splitting() : .single(reason: .oneThreadAsked)
         // One reader decodes it: what readers side by side would have checked is resolved first.
         if case .single = splitting { try file.resolveForOneReader() }
-        let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? file.blockFrames,
-                                    name: file.name)
-        guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
-        let stored = ReversedSource(input, scheduler: scheduler)
-        // Stored now: its length, which a fade-out needs, is known once the input is read.
-        try stored.seek(to: 0, endingAt: nil)
-        if let heard = stored.length.frames {
-            try Fade.checkFit(of: effectsAfterReversal, within: heard, sampleRate: stored.format.sampleRate, name: file.name)
-        }
-        var reversal: any PCMSource = stored
-        for effect in effectsAfterReversal {
-            reversal = try Self.naming(file.name) { try effect.applied(to: reversal, mirrored: false) }
-        }
-        return (Scheduler.Input(source: reversal, splitting: .single(reason: .lengthUnknown),
-                                name: file.name), false)
+        return try built.job(splitting: splitting, blockFrames: file.blockFrames, name: file.name, scheduler: scheduler)
     }
 
     /// The chain as it is heard, read in order: reversed through a temporary file when asked
@@ -201,7 +236,7 @@ package final class AudioChain {
     }
 
     /// `work`, its unnamed errors naming the file.
-    private static func naming<Result>(_ name: String, _ work: () throws -> Result) throws -> Result {
+    fileprivate static func naming<Result>(_ name: String, _ work: () throws -> Result) throws -> Result {
         do {
             return try work()
         } catch ReverseAudioError.input(.lengthUnknown(path: "", let reason)) {
