@@ -52,7 +52,7 @@ public final class PlaybackRenderer {
                       effects: effects)
     }
 
-    /// Plays `source` (any ``PCMSource`` whose length is known: an ``AudioReader``, a chain of
+    /// Plays `source` (any `PCMSource` whose length is known: an `AudioReader`, a chain of
     /// combinators, a source of your own), which playback seeks in as it goes either way.
     /// - Parameters:
     ///   - source: the frames played; give it up to the renderer.
@@ -62,7 +62,7 @@ public final class PlaybackRenderer {
     ///   - from: where it starts; nil for 0 forward, the end backwards.
     ///   - loop: a loop region, if any.
     ///   - effects: on what is heard, live, as for a file.
-    /// - Throws: ``InputError/lengthUnknown(path:reason:)`` when the source's length is not known.
+    /// - Throws: `InputError/lengthUnknown(path:reason:)` when the source's length is not known.
     public convenience init(source: sending any PCMSource, name: String = "source", sampleFormat: SampleFormat = .s16,
                             direction: PlaybackDirection = .forward, from: Int64? = nil, loop: Range<Int64>? = nil,
                             effects: [any AudioEffect] = []) throws {

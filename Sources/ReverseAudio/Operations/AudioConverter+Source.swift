@@ -3,7 +3,7 @@ import ReverseAudioCore
 import ReverseAudioFFmpeg
 
 extension AudioConverter {
-    /// Converts `source` (any ``PCMSource``: an ``AudioReader``, a chain of combinators such as
+    /// Converts `source` (any `PCMSource`: an ``AudioReader``, a chain of combinators such as
     /// `range(_:)` or `reversed()`, or a source of your own) into `output`, with the same
     /// options as a file: range, channels, sample format and rate, effects, direction.
     ///
@@ -30,7 +30,7 @@ extension AudioConverter {
         }
     }
 
-    /// The blocking form of ``convert(_:to:options:progress:)`` for a source, named `name` in
+    /// The blocking form of `convert(_:to:options:progress:)` for a source, named `name` in
     /// messages: runs on the calling thread and stops once `cancellation` is cancelled.
     package static func convert(_ source: any PCMSource, name: String, to output: URL, options: ConversionOptions,
                                 cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {

@@ -4,7 +4,7 @@ import ReverseAudioFFmpeg
 
 /// What a conversion did.
 public struct ConversionResult: Sendable {
-    /// The file read; nil when the conversion read a ``PCMSource`` rather than a file.
+    /// The file read; nil when the conversion read a `PCMSource` rather than a file.
     public let input: URL?
     /// The file written.
     public let output: URL

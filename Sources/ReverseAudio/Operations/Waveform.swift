@@ -57,7 +57,7 @@ public enum Waveform {
         }
     }
 
-    /// Draws `source` (any ``PCMSource``: an ``AudioReader``, a chain of combinators, a source
+    /// Draws `source` (any `PCMSource`: an ``AudioReader``, a chain of combinators, a source
     /// of your own) into a picture at `output`, titled `name`, as a file is drawn. A source whose
     /// length is not known is read twice: once to count its frames, then from its start again.
     /// - Parameters:
