@@ -41,7 +41,7 @@ struct InfoCommand: AsyncParsableCommand, ReportingCommand, ExampleCommand {
     /// its own, stopped by a signal.
     static func describe(_ url: URL) async throws -> (AudioInfo, [ReverseAudioWarning]) {
         try await BlockingWork.run { flag in
-            let source = try AudioFileSource(url: url, cancellation: flag, resolvingLength: true)
+            let source = try AudioFileSource(url: url, cancellation: flag, plan: .lengthFirst)
             let info = source.info
             return (info, source.warnings)
         }

@@ -68,7 +68,7 @@ final class ChunkCache: @unchecked Sendable {
         if let facts {
             file = try AudioFileSource(url: url, facts: facts, cancellation: cancellation)
         } else {
-            file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
+            file = try AudioFileSource(url: url, cancellation: cancellation, plan: .lengthFirst)
         }
         file.limitIndexMemory(to: Self.indexMemory)
         // The chain every front end reads a file through: here, the samples in `sampleFormat`.

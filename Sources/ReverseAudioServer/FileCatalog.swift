@@ -114,7 +114,7 @@ actor FileCatalog {
         do {
             let url = try file.url()
             opened = try await OffThread.run {
-                let source = try AudioFileSource(url: url, resolvingLength: true)
+                let source = try AudioFileSource(url: url, plan: .lengthFirst)
                 return (source.info, source.facts)
             }
         } catch {

@@ -33,12 +33,12 @@ final class ReversedAudioTrack: VideoAudioTrack {
     static func prepare(_ url: URL, codec: VideoOptions.AudioCodec, bitRate: Int?, boomerang: Bool,
                         folder: URL, output: URL, cancellation: CancellationFlag,
                         progress: ProgressHandler?) throws -> ReversedAudioTrack? {
-        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: true)
+        let file = try AudioFileSource(url: url, cancellation: cancellation, plan: .lengthFirst)
         let native = file.sourceSampleFormat
         let chain = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: decodedFormat(for: codec, native: native), reversed: true))
         let scheduler = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: folder)
         let (input, _) = try chain.job(threads: 1, scheduler: scheduler)
-        let reversal = ReversedSource(input, scheduler: scheduler, progress: progress)
+        let reversal = scheduler.reversal(of: input, progress: progress)
         try reversal.seek(to: 0, endingAt: nil)
         let source = chain.source
         guard let frames = reversal.length.frames, frames > 0 else { return nil }

@@ -186,8 +186,7 @@ import ReverseAudioTesting
     @Test("a source of unknown length reversed in order: stored forwards, read back from its end")
     func unknownLength() throws {
         let source = MemorySource.counting(frames: 7_777, channelCount: 3, stating: .unknown)
-        let reversal = ReversedSource(Scheduler.Input(source: source, splitting: .single(reason: .pipe), name: "pipe"),
-                                      scheduler: Scheduler(threads: 2))
+        let reversal = Scheduler(threads: 2).reversal(of: Scheduler.Input(source: source, splitting: .single(reason: .pipe), name: "pipe"))
         let sink = MemorySink(format: source.format, positioned: false)
         while let chunk = try reversal.read(maximumFrames: 1000) { try sink.write(chunk) }
         #expect(sink.samples == Self.expectedReversal(frames: 7_777, channels: 3))

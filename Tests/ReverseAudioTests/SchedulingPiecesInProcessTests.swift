@@ -23,7 +23,7 @@ import ReverseAudioTesting
     static func reversed(_ source: MemorySource, blockFrames: Int? = nil, in folder: URL,
                          cancellation: CancellationFlag? = nil) -> ReversedSource {
         let input = Scheduler.Input(source: source, splitting: .single(reason: .pipe), blockFrames: blockFrames, name: "memory")
-        return ReversedSource(input, scheduler: Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: folder))
+        return Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: folder).reversal(of: input)
     }
 
     /// A counting source that tells where in the input its frames come from: frame `f` from

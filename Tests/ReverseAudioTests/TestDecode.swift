@@ -23,8 +23,8 @@ enum TestDecode {
     static func reversal(_ source: any PCMSource, blockFrames: Int? = nil, folder: URL? = nil,
                          cancellation: CancellationFlag? = nil) -> ReversedSource {
         let input = Scheduler.Input(source: source, splitting: .single(reason: .oneThreadAsked), blockFrames: blockFrames, name: "test")
-        return ReversedSource(input, scheduler: Scheduler(threads: 1, cancellation: cancellation,
-                                                          temporaryFolder: folder ?? FileManager.default.temporaryDirectory))
+        return Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: folder ?? FileManager.default.temporaryDirectory)
+            .reversal(of: input)
     }
 
     /// Moves `source` into `sink` on one thread, forwards.

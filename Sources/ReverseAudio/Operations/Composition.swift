@@ -205,8 +205,8 @@ public struct Composition: Sendable {
         for (index, piece) in pieces.enumerated() {
             guard case .file(let url, let range, _, _) = piece else { continue }
             sourceOfPiece[index] = url == first && sourceOfPiece.isEmpty
-                ? reference : try AudioFileSource(url: url, cancellation: cancellation,
-                                                  resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true)
+                ? reference : try AudioFileSource(url: url, cancellation: cancellation, plan: OpenPlan(
+                    resolvingLength: range.map { $0.end == nil && $0.duration == nil } ?? true))
         }
         return sourceOfPiece
     }

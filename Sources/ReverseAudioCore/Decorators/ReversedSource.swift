@@ -13,9 +13,24 @@ import Foundation
 /// A conversion into a file that takes frames at any position needs none of this: the
 /// scheduler places the frames straight into it. This is what reads a reversal in order: a
 /// reversed piece of a composition, a video's reversed audio, the blocks of the seed's API.
+///
+/// Only the scheduler makes one (``Scheduler/reversal(of:storingIn:progress:)``), handing it
+/// how to place its input (``Placing``): the reversal knows nothing of threads.
 package final class ReversedSource: PCMSource {
+    /// How the input is placed into the store: decided by the scheduler that made the reversal.
+    struct Placing {
+        /// Where the temporary file goes.
+        let temporaryFolder: URL
+        /// Places the input's frames at their mirrored positions in the file.
+        let mirror: (Scheduler.Input, TemporaryPCMFile, ProgressHandler?) throws -> Scheduler.Report
+        /// Why one reader stored an input of unknown length, when more were allowed.
+        let storedForwardsReason: OneReaderReason?
+        /// True once the work is cancelled.
+        let isCancelled: () -> Bool
+    }
+
     private let input: Scheduler.Input
-    private let scheduler: Scheduler
+    private let placing: Placing
     private let progress: ProgressHandler?
     private var store: TemporaryPCMFile?
     private var prepared = false
@@ -34,14 +49,13 @@ package final class ReversedSource: PCMSource {
     /// ``seek(to:endingAt:)``.
     /// - Parameters:
     ///   - input: the chain to reverse and how it can be split.
-    ///   - scheduler: the threads the input is decoded on, its cancellation and temporary folder.
+    ///   - placing: how the input is placed, as the scheduler decided.
     ///   - file: the temporary file to place the frames in (default: a new one in the
-    ///     scheduler's temporary folder).
+    ///     placing's temporary folder).
     ///   - progress: the placing of the input, as fractions of its length.
-    package init(_ input: Scheduler.Input, scheduler: Scheduler, storingIn file: TemporaryPCMFile? = nil,
-                 progress: ProgressHandler? = nil) {
+    init(_ input: Scheduler.Input, placing: Placing, storingIn file: TemporaryPCMFile?, progress: ProgressHandler?) {
         self.input = input
-        self.scheduler = scheduler
+        self.placing = placing
         self.progress = progress
         store = file
         buffer = .allocate(byteCount: 0, alignment: 16)
@@ -103,17 +117,17 @@ package final class ReversedSource: PCMSource {
     /// Reads the input into the temporary file: placed mirrored when its length is known,
     /// stored forwards otherwise.
     private func prepare() throws {
-        let file = try store ?? TemporaryPCMFile(in: scheduler.temporaryFolder, bytesPerFrame: format.bytesPerFrame)
+        let file = try store ?? TemporaryPCMFile(in: placing.temporaryFolder, bytesPerFrame: format.bytesPerFrame)
         store = file
         if input.source.length.frames != nil {
-            placement = try scheduler.mirror(input, into: file, progress: progress)
+            placement = try placing.mirror(input, file, progress)
             storedFrames = placement.frames
         } else {
             storedFrames = try storeForwards(into: file)
             storedForwards = true
             placement.blockFrames = input.blockFrames
             placement.lengthSource = .decode
-            if scheduler.threads > 1 { placement.singleThreadReason = .lengthUnknown }
+            placement.singleThreadReason = placing.storedForwardsReason
         }
         placement.temporaryBytes = file.size
         prepared = true
@@ -123,7 +137,7 @@ package final class ReversedSource: PCMSource {
     private func storeForwards(into file: TemporaryPCMFile) throws -> Int64 {
         var frames: Int64 = 0
         while let chunk = try input.source.read(maximumFrames: transferChunkFrames) {
-            if scheduler.cancellation?.isCancelled == true { throw CancellationError() }
+            if placing.isCancelled() { throw CancellationError() }
             try file.write(chunk.bytes, frames: chunk.frameCount, at: frames)
             frames += Int64(chunk.frameCount)
         }
@@ -147,7 +161,7 @@ extension PCMSource {
     /// ```
     /// - Parameter name: what the frames come from, for messages.
     public func reversed(name: String = "source", temporaryFolder: URL = FileManager.default.temporaryDirectory) -> any PCMSource {
-        ReversedSource(Scheduler.Input(source: self, splitting: .single(reason: .callersSource), name: name),
-                       scheduler: Scheduler(threads: 1, temporaryFolder: temporaryFolder))
+        Scheduler(threads: 1, temporaryFolder: temporaryFolder)
+            .reversal(of: Scheduler.Input(source: self, splitting: .single(reason: .callersSource), name: name))
     }
 }

@@ -224,8 +224,7 @@ package struct Scheduler {
                 return try follow(input, readers: readers, totalFrames: total, boundaries: edges, file: file, into: sink)
             }
         }
-        let reversal = ReversedSource(input, scheduler: self, storingIn: file,
-                                      progress: progress.map { report in { @Sendable in report(0.6 * $0) } })
+        let reversal = reversal(of: input, storingIn: file, progress: progress.map { report in { @Sendable in report(0.6 * $0) } })
         var report = Report()
         report.frames = try copy(reversal, into: sink, progress: progress.map { report in { @Sendable in report(0.6 + 0.4 * $0) } })
         report.merge(reversal.placement)
@@ -248,8 +247,7 @@ package struct Scheduler {
                                                                     frameBytes: frameBytes)
         guard let list = try readerList(readers, count: min(threads, boundaries.count - 1)) else {
             try readers.rewindMain()
-            let single = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: temporaryFolder)
-            let reversal = ReversedSource(input, scheduler: single, storingIn: file, progress: nil)
+            let reversal = oneReader.reversal(of: input, storingIn: file)
             report.frames = try copy(reversal, into: sink, progress: progress)
             report.merge(reversal.placement)
             report.singleThreadReason = Self.readersDifferReason
@@ -283,8 +281,7 @@ package struct Scheduler {
                 let known = source.length.frames ?? totalFrames
                 if handedOut > 0 { try sink.startOver(expectingFrames: known) }
                 try file.discardWrites(expectingFrames: known)
-                let single = Scheduler(threads: 1, cancellation: cancellation, temporaryFolder: temporaryFolder)
-                let reversal = ReversedSource(input, scheduler: single, storingIn: file, progress: nil)
+                let reversal = oneReader.reversal(of: input, storingIn: file)
                 report.frames = try copy(reversal, into: sink, progress: progress)
                 report.merge(reversal.placement)
                 report.singleThreadReason = why

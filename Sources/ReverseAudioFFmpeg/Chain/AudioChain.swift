@@ -77,15 +77,8 @@ package final class AudioChain {
             try self.init(file: try AudioFileSource(url: url, facts: facts, cancellation: cancellation), recipe: recipe)
             return
         }
-        // All of a file is decoded, so the decode finds any frame the decoder rejects (readers
-        // side by side each on one thread, which report them): the FLAC check of every frame's
-        // CRC is left to it. (A packet larger than STREAMINFO's largest frame is still decoded
-        // alone first: see ``FLACDamageScan``.)
-        let file = try AudioFileSource(url: url, cancellation: cancellation, resolvingLength: recipe.needsFileLength,
-                                       checkingFrames: recipe.range != nil,
-                                       readersSideBySide: threads > 1 && recipe.reversed && recipe.range == nil,
-                                       reading: recipe.range, seeking: threads > 1 || recipe.range != nil)
-        try self.init(file: file, recipe: recipe)
+        let plan = ReadPlan(recipe: recipe, threads: threads)
+        try self.init(file: try AudioFileSource(url: url, cancellation: cancellation, plan: plan.opening), recipe: recipe)
     }
 
     /// Builds the chain `recipe` asks for over `file`, which nothing has read yet.
@@ -172,7 +165,7 @@ package final class AudioChain {
             -> (input: Scheduler.Input, reversed: Bool) {
             let input = Scheduler.Input(source: source, splitting: splitting, blockFrames: recipe.blockFrames ?? blockFrames, name: name)
             guard recipe.reversed, !effectsAfterReversal.isEmpty else { return (input, recipe.reversed) }
-            let stored = ReversedSource(input, scheduler: scheduler)
+            let stored = scheduler.reversal(of: input)
             // Stored now: its length, which a fade-out needs, is known once the input is read.
             try stored.seek(to: 0, endingAt: nil)
             if let heard = stored.length.frames {
@@ -208,9 +201,7 @@ package final class AudioChain {
     /// whether the scheduler reverses it (false once the chain is its own reversal: a pipe's,
     /// whose effects follow it).
     package func job(threads: Int, scheduler: Scheduler) throws -> (input: Scheduler.Input, reversed: Bool) {
-        let splitting = threads > 1 ? try self.splitting() : .single(reason: .oneThreadAsked)
-        // One reader decodes it: what readers side by side would have checked is resolved first.
-        if case .single = splitting { try file.resolveForOneReader() }
+        let splitting = try ReadPlan(recipe: recipe, threads: threads).splitting(self)
         return try built.job(splitting: splitting, blockFrames: file.blockFrames, name: file.name, scheduler: scheduler)
     }
 
@@ -218,21 +209,7 @@ package final class AudioChain {
     /// (a reversed piece of a composition, a video's audio, the seed's blocks).
     package func reader(scheduler: Scheduler) throws -> any PCMSource {
         let (input, reversed) = try job(threads: scheduler.threads, scheduler: scheduler)
-        return reversed ? ReversedSource(input, scheduler: scheduler) : input.source
-    }
-
-    /// Whether the chain can be read by several readers at once, each exactly.
-    private func splitting() throws -> Splitting {
-        if let sampleRate = recipe.sampleRate, sampleRate != file.format.sampleRate {
-            return .single(reason: .sampleRateConverted)
-        }
-        guard file.readersRepaySetUp(for: range) else { return .single(reason: .shortRange) }
-        _ = try file.resolveLengthKeepingIndex()
-        if let refusal = file.splitRefusal { return .single(reason: refusal) }
-        if file.readsStoredSamples && !splitsStoredSamples { return .single(reason: .storedSamples) }
-        // The job's own reader takes segments beside the others: on one decoder thread, as they.
-        try file.decodeOnOneThread()
-        return .readers(ChainReaders(chain: self))
+        return reversed ? scheduler.reversal(of: input) : input.source
     }
 
     /// `work`, its unnamed errors naming the file.
@@ -247,7 +224,7 @@ package final class AudioChain {
 
 /// The readers of a chain for the scheduler: the chain itself, and the same chain over more
 /// opens of its file, which share the length and packet index the first open found.
-private final class ChainReaders: SegmentReaders {
+final class ChainReaders: SegmentReaders {
     private let chain: AudioChain
 
     init(chain: AudioChain) {

@@ -53,7 +53,7 @@ extension AudioFileSource {
     /// them, and the packets it rejected, on an open of its own: the length of a stream whose
     /// frames depart from its stated rate or size, which nothing else tells.
     func countedByDecoding() throws -> (frames: Int64, rejected: Int, reason: String?) {
-        let counter = try AudioFileSource(url: url, cancellation: cancellation, sharing: nil, resolvingLength: false, seeking: false)
+        let counter = try AudioFileSource(url: url, cancellation: cancellation, sharing: nil, plan: .readOnceFromStart)
         _ = counter.adopt(conversion)
         var frames: Int64 = 0
         while let chunk = try counter.read(maximumFrames: 1 << 16) { frames += Int64(chunk.frameCount) }

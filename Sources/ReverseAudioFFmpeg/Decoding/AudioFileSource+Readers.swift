@@ -50,7 +50,7 @@ extension AudioFileSource {
     /// once for all by the first reader to seek); its decoder keeps to its own thread. Only
     /// when ``splitRefusal`` is nil.
     package func openReader() throws -> AudioFileSource {
-        try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, resolvingLength: false)
+        try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, plan: OpenPlan())
     }
 
     /// Problems the decode met so far that a continuous decode reports (skipped packets, a read

@@ -5,7 +5,7 @@ import ReverseAudioCore
 // What a file source reports of the file as the `ffmpeg` CLI would log it: packets skipped, a
 // read stopped early, a length the header misstates.
 extension AudioFileSource {
-    /// Checks the frames a resolution left unchecked (``init(url:cancellation:resolvingLength:checkingFrames:)``)
+    /// Checks the frames a resolution left unchecked (``OpenPlan/checksFrames``)
     /// once the decode met what a check would have found (a rejected frame, another length), so
     /// that the warnings say what every other command says of the file. On an open of its own.
     func checkFramesAfterDamage() {

@@ -82,44 +82,21 @@ package final class AudioFileSource: PCMSource {
     ///   - url: the file.
     ///   - cancellation: polled between packets and by FFmpeg during blocking I/O; once set,
     ///     reading throws `CancellationError`.
-    ///   - resolvingLength: find the length now, on this open of the file, before anything is
-    ///     decoded (what a reversal, progress or a seek by index needs): the file is then opened
-    ///     once. Otherwise it is found the first time ``length`` is asked, on an open of its own.
-    ///   - checkingFrames: for a FLAC file, check every frame's CRC when resolving the length, to
-    ///     find frames the decoder rejects before decoding (what a length, a seek or a warning
-    ///     needs). A job that decodes the whole file leaves it to the decode, which reports each
-    ///     such frame: the check is then made only when the decode met one (``warnings``).
-    ///   - readersSideBySide: the whole file is decoded by readers side by side, each checking
-    ///     what the length's resolution takes on trust: a FLAC stream's timestamps are taken for
-    ///     its positions without a scan first (each reader checks that every frame continues the
-    ///     one before), an MP3's length is its tag frame's (the packet index the first reader to
-    ///     seek builds for all checks it). ``resolveForOneReader()`` resolves it fully when the
-    ///     file is decoded otherwise.
-    ///   - reading: the part of the file the job reads, when it reads up to an end: a FLAC
-    ///     stream regular up to that end is scanned no further (nothing after it can move what
-    ///     is read; a seek past it scans the rest first).
-    ///   - seeking: the job seeks (a range, readers on other threads, playback): a length found
-    ///     when the file is opened keeps an MP3's packet index for it. A job that reads the file
-    ///     once from the start keeps none (about 9 MB an hour of MP3), so its memory stays flat.
-    package convenience init(url: URL, cancellation: CancellationFlag? = nil, resolvingLength: Bool = false,
-                             checkingFrames: Bool = true, readersSideBySide: Bool = false, reading range: TimeRange? = nil,
-                             seeking: Bool = true) throws {
-        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, resolvingLength: resolvingLength,
-                      checkingFrames: checkingFrames, readersSideBySide: readersSideBySide, reading: range, seeking: seeking)
+    ///   - plan: what the opening prepares before decoding, as the job needs (``OpenPlan``).
+    package convenience init(url: URL, cancellation: CancellationFlag? = nil, plan: OpenPlan = OpenPlan()) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: nil, plan: plan)
     }
 
     /// Opens `url` again, taking `facts` another open of the same file learnt for its length and
     /// seek index instead of reading the file for them (``facts``): the decode, its seeks and
     /// its length are those of that open. Its decoder keeps to one thread.
     package convenience init(url: URL, facts: StreamFacts, cancellation: CancellationFlag? = nil) throws {
-        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: facts.resolution, resolvingLength: false)
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: facts.resolution, plan: OpenPlan())
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
     /// instead of being resolved again.
-    init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?,
-                 resolvingLength: Bool, checkingFrames: Bool = true, readersSideBySide: Bool = false,
-                 reading range: TimeRange? = nil, seeking: Bool = true) throws {
+    init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?, plan: OpenPlan) throws {
         self.url = url
         cancellation = flag
         isCancelled = flag.check
@@ -143,17 +120,17 @@ package final class AudioFileSource: PCMSource {
         // gives (on frame threads or one) depends on what the scan finds (see
         // ``LengthResolver/Resolution/decodesOnOneThread``).
         let isFLAC = parameters.traits.family == .flac
-        if shared == nil && (resolvingLength || isFLAC) && input.isSeekable {
+        if shared == nil && (plan.resolvesLength || isFLAC) && input.isSeekable {
             // Found with this open's demuxer, which nothing has read yet (keeping an MP3's
             // packet index: the way back to its start); then decoding starts from the first
             // packet with a fresh decoder, as a fresh open would.
             // Without seeks an MP3 goes back to its start by a byte seek (exact for its demuxer)
             // and keeps no index; other streams keep it to go back by.
-            let keepsIndex = parameters.traits.needsPacketIndex && (seeking || input.demuxer.formatName != "mp3")
+            let keepsIndex = parameters.traits.needsPacketIndex && (plan.seeks || input.demuxer.formatName != "mp3")
             resolution = try LengthResolver.resolve(url, parameters: parameters, keepingIndex: keepsIndex,
                                                     damagedAtStart: false, isCancelled: flag.check, using: input,
-                                                    checkingFrames: checkingFrames, readersSideBySide: readersSideBySide,
-                                                    readingTo: Self.end(of: range, atRate: parameters.sampleRate))
+                                                    checkingFrames: plan.checksFrames, readersSideBySide: plan.readersSideBySide,
+                                                    readingTo: Self.end(of: plan.range, atRate: parameters.sampleRate))
             // A resolution for readers side by side is for decoders on one thread each.
             if resolution?.decodesOnOneThread == true || resolution?.isForReadersSideBySide == true { openedDecoderThreads = 1 }
             try restartFromStart(decoderThreads: openedDecoderThreads)

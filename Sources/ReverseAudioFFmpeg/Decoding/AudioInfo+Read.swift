@@ -5,7 +5,7 @@ extension AudioInfo {
     /// Describes `url`: container, codec and PCM shape, and the frame count a decode gives
     /// (the same figure every operation uses).
     public static func read(from url: URL) throws -> AudioInfo {
-        let source = try AudioFileSource(url: url, resolvingLength: true)
+        let source = try AudioFileSource(url: url, plan: .lengthFirst)
         return source.info
     }
 
