@@ -156,6 +156,15 @@ import Glibc
         }
     }
 
+    /// True when a thread of process `pid` waits in a read of a Unix socket.
+    static func waitsOnUnixSocket(_ pid: pid_t) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? ""
+            return channel.hasPrefix("unix_stream")
+        }
+    }
+
     @Test("a second signal ends the work at once; the line says so, not that a read was waited on")
     func secondSignal() async throws {
         let folder = try TemporaryDirectory()
@@ -171,8 +180,16 @@ import Glibc
         try writer.write(contentsOf: Data(contentsOf: Fixtures.url("mp3-cbr64-xing-1ch-22050.mp3")).prefix(3000))
         let tool = try RunningTool(["convert", "-", folder.file("out.wav").path], standardInput: reader)
         try reader.close()
-        try? await Task.sleep(for: .seconds(0.4))  // nothing to see from outside while it waits
-        try #require(tool.process.isRunning, "convert ended before the signals: \(tool.errorText)")
+        // Signalled once a thread of it waits on the socket (its kernel wait channel says so): a
+        // signal that came while it still started up would end it before the second came.
+        // (Without /proc, as on macOS, a pause stands in.)
+        var waiting = true
+        if FileManager.default.fileExists(atPath: "/proc/self/task") {
+            waiting = await tool.wait(upTo: 30) { Self.waitsOnUnixSocket(tool.process.processIdentifier) }
+        } else {
+            try? await Task.sleep(for: .seconds(0.4))
+        }
+        try #require(waiting && tool.process.isRunning, "convert never waited on its input: \(tool.errorText)")
         // The second well inside the first signal's watchdog delay (0.5 s), so that it, not the
         // watchdog, ends the work: both sent from a thread of their own, whose 0.1 s sleep a busy
         // cooperative pool cannot stretch.
