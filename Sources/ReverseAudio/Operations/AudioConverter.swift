@@ -39,7 +39,7 @@ public enum AudioConverter {
         }
     }
 
-    /// The blocking form of ``convert(_:to:options:progress:)``: runs on the calling thread and
+    /// The blocking form of `convert(_:to:options:progress:)` (for a file): runs on the calling thread and
     /// stops with `CancellationError` once `cancellation` is cancelled.
     package static func convert(_ input: URL, to output: URL, options: ConversionOptions,
                                 cancellation: CancellationFlag, progress: ProgressHandler?) throws -> ConversionResult {

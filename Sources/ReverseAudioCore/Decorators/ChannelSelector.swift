@@ -48,7 +48,9 @@ package final class ChannelSelector: PCMSource {
 
 extension PCMSource {
     /// Channel `index` of this source (from 0), as a mono source.
-    /// - Parameter name: what the frames come from, for messages.
+    /// - Parameters:
+    ///   - index: the channel, from 0.
+    ///   - name: what the frames come from, for messages.
     /// - Throws: ``InputError/channelOutOfRange(path:channel:channelCount:)``.
     public func channel(_ index: Int, name: String = "source") throws -> any PCMSource {
         guard index >= 0, index < format.channelCount else {

@@ -159,7 +159,9 @@ extension PCMSource {
     /// ```swift
     /// let backwards = try AudioReader(url: phrase).reversed()
     /// ```
-    /// - Parameter name: what the frames come from, for messages.
+    /// - Parameters:
+    ///   - name: what the frames come from, for messages.
+    ///   - temporaryFolder: where the unnamed temporary file goes.
     public func reversed(name: String = "source", temporaryFolder: URL = FileManager.default.temporaryDirectory) -> any PCMSource {
         Scheduler(threads: 1, temporaryFolder: temporaryFolder)
             .reversal(of: Scheduler.Input(source: self, splitting: .single(reason: .callersSource), name: name))
