@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import ReverseAudio
 #if canImport(Glibc)
@@ -98,6 +97,10 @@ package enum SignalCancellation {
     }
 }
 
+/// The write end of the pipe the signal handlers write to: set once by `install()` before any
+/// handler is, read only by the handlers.
+private nonisolated(unsafe) var signalPipe: Int32 = -1
+
 /// The first signal, the cancellations to run on it, the watchdog.
 private final class SignalState: @unchecked Sendable {
     // @unchecked: every mutable property is only touched under `lock`.
@@ -105,7 +108,6 @@ private final class SignalState: @unchecked Sendable {
     private var first: Int32?
     private var cancellations: [Int: @Sendable () -> Void] = [:]
     private var nextToken = 0
-    private var sources: [DispatchSourceSignal] = []
 
     var firstSignal: Int32? {
         lock.lock()
@@ -113,17 +115,44 @@ private final class SignalState: @unchecked Sendable {
         return first
     }
 
+    /// Installs a handler for each signal that writes the signal's number into a pipe, and a
+    /// thread that reads the pipe and acts. The handler is in place when this returns, so no
+    /// signal is lost: a libdispatch signal source registers later, on its own thread, and a
+    /// signal that came before (under SIG_IGN) was dropped. The pipe is the one thing a
+    /// handler may safely do; everything else runs on the reading thread.
     func install() {
-        let sources = SignalCancellation.handledSignals.map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in handle(number) }
-            source.resume()
-            return source
+        var ends: [Int32] = [-1, -1]
+        // No descriptor left at start: the signals keep their default, ending the process.
+        guard pipe(&ends) == 0 else { return }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // A full pipe (thousands of signals unread) drops the rest rather than block a handler.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        signalPipe = ends[1]
+        let readEnd = ends[0]
+        let reader = Thread { [self] in
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count == 1 {
+                    handle(Int32(number))
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
         }
-        lock.lock()
-        self.sources = sources
-        lock.unlock()
+        reader.name = "reverse-audio signals"
+        reader.start()
+        for number in SignalCancellation.handledSignals {
+            // BSD semantics on Linux and macOS alike: the handler stays, interrupted reads restart.
+            _ = signal(number) { received in
+                let interrupted = errno  // the interrupted thread's, kept as a handler must
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(signalPipe, &byte, 1)
+                errno = interrupted
+            }
+        }
     }
 
     func register(_ cancel: @escaping @Sendable () -> Void) -> Int {

@@ -83,7 +83,8 @@ final class RunningTool: @unchecked Sendable {
     /// tool is then killed).
     func stop(with signal: Int32) async -> Double? {
         let sent = Date()
-        kill(process.processIdentifier, signal)
+        // Never signal a PID whose process has ended: the system may have given it to another.
+        if !hasExited { kill(process.processIdentifier, signal) }
         guard await poll(upTo: 10, until: { hasExited }) else {
             kill(process.processIdentifier, SIGKILL)
             await process.exited()

@@ -16,10 +16,12 @@ import Glibc
     /// Signals `tool` once `ready` holds, and checks how it ended.
     static func expectStopped(_ tool: RunningTool, by signal: Int32, _ label: String, folder: TemporaryDirectory, keeping: [String],
                               sourceLocation: SourceLocation = #_sourceLocation, ready: () -> Bool) async {
-        let isReady = await tool.wait(upTo: 30, until: ready)
-        #expect(isReady, "\(label): never got going: \(tool.errorText)", sourceLocation: sourceLocation)
-        guard isReady else {
-            _ = await tool.stop(with: SIGKILL)
+        guard await tool.wait(upTo: 30, until: ready) else {
+            let how = tool.hasExited ? "it ended first" : "still waiting after 30 s"
+            _ = await tool.stop(with: SIGKILL)  // a no-op if it ended; either way its stderr is read
+            let reason = tool.process.terminationReason == .exit ? "exit" : "killed by signal"
+            Issue.record("\(label): never got going (\(how); \(reason) \(tool.process.terminationStatus)): \(tool.errorText)",
+                         sourceLocation: sourceLocation)
             return
         }
         let seconds = await tool.stop(with: signal)
@@ -205,6 +207,44 @@ import Glibc
         #expect(ended == expected, "exit \(ended.0): \(ended.1)")
         #expect(folder.contents.isEmpty, "left behind \(folder.contents)")
         #expect(tool.temporaryLeftovers.isEmpty, "temporary files left: \(tool.temporaryLeftovers)")
+    }
+
+    /// True once process `pid` no longer leaves `signal` to its default: it catches or ignores it.
+    static func tookOver(_ signal: Int32, in pid: pid_t) -> Bool {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").contains { line in
+            guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:"),
+                  let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) else { return false }
+            return mask & (1 << UInt64(signal - 1)) != 0
+        }
+    }
+
+    @Test("a signal sent the moment the tool takes it over is handled, never lost", arguments: signals)
+    func signalAtTakeover(_ signal: Int32) async throws {
+        try #require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc")
+        // The tool once ignored the signal first and registered its handler later, on another
+        // thread: a signal in between was dropped and the work ran to its end. Watched from a
+        // thread of its own, to send the signal within microseconds of the change.
+        for attempt in 1...5 {
+            let folder = try TemporaryDirectory()
+            let fifo = folder.file("in.fifo")
+            try makeFIFO(fifo)
+            let tool = try RunningTool(["convert", fifo.path, folder.file("out.wav").path])
+            let pid = tool.process.processIdentifier
+            let sent = try await ProcessRunner.onThreadOfItsOwn { () -> Bool in
+                let deadline = Date().addingTimeInterval(20)
+                while !Self.tookOver(signal, in: pid) {
+                    guard Date() < deadline, kill(pid, 0) == 0 else { return false }
+                    usleep(100)
+                }
+                return kill(pid, signal) == 0
+            }
+            try #require(sent, "attempt \(attempt): the tool never took over signal \(signal): \(tool.errorText)")
+            #expect(await tool.waitUntilExit(timeout: 5), "attempt \(attempt): signal \(signal) was lost")
+            #expect(tool.process.terminationReason == .exit && tool.process.terminationStatus == 128 + signal,
+                    "attempt \(attempt): ended with \(tool.process.terminationStatus): \(tool.errorText)")
+            #expect(folder.contents == ["in.fifo"], "attempt \(attempt): left behind \(folder.contents)")
+        }
     }
 
     @Test("mid-work on junk that takes a while to reject: info and list stop", arguments: [("info", SIGINT), ("list", SIGHUP)])
