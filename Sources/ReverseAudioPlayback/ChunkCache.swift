@@ -64,16 +64,16 @@ final class ChunkCache: @unchecked Sendable {
     convenience init(url: URL, sampleFormat: SampleFormat = .s16, chunkFrames: Int? = nil, capacity: Int? = nil,
          facts: StreamFacts? = nil) throws {
         let cancellation = CancellationFlag()
+        let plan = OpenPlan.playback(indexBytes: Self.indexMemory)
         let file: AudioFileSource
         if let facts {
-            file = try AudioFileSource(url: url, facts: facts, cancellation: cancellation)
+            file = try AudioFileSource(url: url, facts: facts, cancellation: cancellation, plan: plan)
         } else {
-            file = try AudioFileSource(url: url, cancellation: cancellation, plan: .lengthFirst)
+            file = try AudioFileSource(url: url, cancellation: cancellation, plan: plan)
         }
-        file.limitIndexMemory(to: Self.indexMemory)
         // The chain every front end reads a file through: here, the samples in `sampleFormat`.
         let source = try AudioChain(file: file, recipe: ChainRecipe(sampleFormat: sampleFormat)).source
-        let frames = try file.resolveLengthKeepingIndex().frames
+        let frames = try file.resolveLength().frames
         try self.init(source: source, file: file, url: url, name: url.displayPath, info: facts?.info ?? file.info, frames: frames,
                       unknownReason: file.lengthUnknownReason, cancellation: cancellation, chunkFrames: chunkFrames,
                       capacity: capacity, seeksBySearching: file.seeksBySearching)

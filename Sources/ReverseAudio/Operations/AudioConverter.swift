@@ -51,7 +51,7 @@ public enum AudioConverter {
         let predicted = chain.source.length
         options.opened?(predicted.frames.map { Double($0) / Double(max(chain.source.format.sampleRate, 1)) })
         let writer = try AudioFileWriter(url: output, format: chain.source.format, outputFormat: outputFormat,
-                                         input: chain.file.writerInput, overwrite: options.overwrite, inputs: [input],
+                                         input: chain.file.openedInput.writerInput, overwrite: options.overwrite, inputs: [input],
                                          expectedFrames: predicted.frames)
         let scheduler = Scheduler(threads: options.threads, progress: reporter.update, cancellation: cancellation,
                                   temporaryFolder: temporaryFolder)

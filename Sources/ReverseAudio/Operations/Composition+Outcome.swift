@@ -8,10 +8,10 @@ extension Composition {
     /// copied, converted (with `changes`), decoded, encoded or re-encoded.
     static func path(of file: AudioFileSource, changes: [String], into codec: CodecFormat) -> String {
         var path: String
-        switch (file.traits.isLossy, !codec.isLossless) {
+        switch (file.openedInput.traits.isLossy, !codec.isLossless) {
         case (true, true): path = "re-encoded: generation loss"
         case (false, true): path = "encoded (\(codec.name) is lossy)"
-        case (true, false): path = "decoded (a lossy \(file.traits.name) input, stored losslessly)"
+        case (true, false): path = "decoded (a lossy \(file.openedInput.traits.name) input, stored losslessly)"
         case (false, false): path = changes.isEmpty ? "copied (samples as they are)" : "converted"
         }
         if !changes.isEmpty { path += (path == "converted" ? " (" : "; converted (") + changes.joined(separator: ", ") + ")" }

@@ -116,10 +116,10 @@ public struct Composition: Sendable {
             throw ReverseAudioError.output(.cannotCreateOutput(
                 path: output.displayPath, reason: "\(chosen.name.uppercased()) holds no chapters FFmpeg writes (asked for one a piece): write \(holders.map { ".\($0)" }.joined(separator: ", "))"))
         }
-        let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.traits.isLossy)
+        let outputCodec = chosen.resolvedCodec(inputIsLossless: !reference.openedInput.traits.isLossy)
         let lossyOutput = !outputCodec.isLossless
         var notCopied: String?
-        if lossyOutput && reference.traits.isLossy {
+        if lossyOutput && reference.openedInput.traits.isLossy {
             switch try packetCopy(reference, format: chosen, to: output, cancellation: cancellation) {
             case .copied(let result):
                 progress?(1)
@@ -135,8 +135,8 @@ public struct Composition: Sendable {
         let sourceOfPiece = try openPieces(first: first, reference: reference, cancellation: cancellation)
         let opened = pieces.indices.compactMap { sourceOfPiece[$0] }
         let widest = reference.format.with(sampleFormat: sampleFormat ?? Self.widest(
-            lossless: opened.filter { !$0.traits.isLossy }.map(\.format.sampleFormat),
-            lossy: opened.filter(\.traits.isLossy).map(\.format.sampleFormat), storedBy: outputCodec))
+            lossless: opened.filter { !$0.openedInput.traits.isLossy }.map(\.format.sampleFormat),
+            lossy: opened.filter(\.openedInput.traits.isLossy).map(\.format.sampleFormat), storedBy: outputCodec))
         // A codec of few rates (Opus) takes the nearest: every piece is resampled to it.
         let format = PCMFormat(sampleFormat: widest.sampleFormat, sampleRate: outputCodec.rate(for: widest.sampleRate),
                                channelCount: widest.channelCount, channelLayoutName: widest.channelLayoutName)
@@ -158,9 +158,9 @@ public struct Composition: Sendable {
                 let (source, changes) = try self.source(file, range: range, reversed: reversed, effects: effects, matching: format,
                                                         reference: reference.format.sampleRate, scheduler: scheduler)
                 sources.append(source)
-                if file.traits.isLossy && lossyOutput { reencoded.append(file.traits.name) }
+                if file.openedInput.traits.isLossy && lossyOutput { reencoded.append(file.openedInput.traits.name) }
                 let path = Self.path(of: file, changes: changes, into: outputCodec)
-                if file.traits.isLossy && !lossyInputs.contains(file.name) { lossyInputs.append(file.name) }
+                if file.openedInput.traits.isLossy && !lossyInputs.contains(file.name) { lossyInputs.append(file.name) }
                 let audible = changes.filter { !$0.hasPrefix("sample format") }
                 if !audible.isEmpty && !conversions.contains(where: { $0.subject == file.name }) {
                     conversions.append(ReverseAudioWarning(.converted(changes: audible), subject: file.name))
@@ -353,8 +353,8 @@ public struct Composition: Sendable {
     /// packet when the container can state the cut exactly (LAME tag, edit list).
     private func packetCopy(_ reference: AudioFileSource, format: OutputFormat, to output: URL,
                             cancellation: CancellationFlag) throws -> PacketCopy {
-        let codec = reference.traits.name
-        let sameCodec = reference.outputCodec != nil && reference.outputCodec == format.codec
+        let codec = reference.openedInput.traits.name
+        let sameCodec = reference.openedInput.outputCodec != nil && reference.openedInput.outputCodec == format.codec
         if reencodes { return .notCopied("re-encoding was asked for") }
         if !sameCodec { return .notCopied("converted from \(codec) to \(format.codec ?? "another codec")") }
         let fileCount = pieces.filter { if case .file = $0 { return true } else { return false } }.count
@@ -373,7 +373,7 @@ public struct Composition: Sendable {
         if let inexact = format.file.cutsInexactly { return .notCopied(inexact) }
         switch format.file.copiedCut {
         case .mp3Frames?:
-            guard reference.traits.cutMethod == .mp3Frames, AudioInput.isSeekableFile(url) else {
+            guard reference.openedInput.traits.cutMethod == .mp3Frames, AudioInput.isSeekableFile(url) else {
                 return .notCopied("only a seekable MP3 file's frames can be copied")
             }
             // A cut that names its end needs no length: the copy reads the frames up to it and says
@@ -472,9 +472,9 @@ extension OutputFormat {
     /// (MP3 inside a WAV file) gets its own codec: the decoded samples, stored losslessly.
     static func same(as source: AudioFileSource, for output: URL, sameExtension: Bool) throws -> OutputFormat {
         guard sameExtension else { return try OutputFormat.forFile(output) }
-        if let codec = source.outputCodec, let file = FileFormat.named(output.pathExtension), file.codec(named: codec) == nil {
+        if let codec = source.openedInput.outputCodec, let file = FileFormat.named(output.pathExtension), file.codec(named: codec) == nil {
             return try OutputFormat.forFile(output)
         }
-        return try OutputFormat.forFile(output, codec: source.outputCodec)
+        return try OutputFormat.forFile(output, codec: source.openedInput.outputCodec)
     }
 }

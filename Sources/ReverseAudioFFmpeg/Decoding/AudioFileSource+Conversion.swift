@@ -21,7 +21,7 @@ extension AudioFileSource {
     /// Takes over a conversion a ``SampleConverter`` would otherwise do on the interleaved
     /// samples, so it happens in the interleaving pass. Only before anything is delivered.
     /// - Returns: false when it is too late.
-    package func adopt(_ requested: Conversion) -> Bool {
+    func adopt(_ requested: Conversion) -> Bool {
         guard atStart, pending.isEmpty else { return false }
         conversion = requested
         resampler = makeResampler()

@@ -36,6 +36,7 @@ extension AudioFileSource {
     @discardableResult
     package func resolveLength() throws -> PCMLength {
         if let decodedLength { return PCMLength(frames: decodedLength, source: .decode) }
+        if keepsPacketIndex { try resolveKeepingIndex() }
         if resolution == nil {
             resolution = try resolvedOnThisOpen()
                 ?? LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: false,
@@ -97,16 +98,21 @@ extension AudioFileSource {
     /// Why nothing tells the length before decoding, when nothing does.
     package var lengthUnknownReason: String? { resolution?.unknownReason }
 
-    /// Resolves the length and keeps every packet's place on the way (MP3, ADTS AAC), for a
-    /// reader that will seek often (playback).
-    package func resolveLengthKeepingIndex() throws -> PCMLength {
-        // Also when the length was resolved without keeping the index (a range asked for it first).
-        if input.traits.needsPacketIndex, resolution?.index == nil, resolution?.indexToShare == nil {
-            resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
-                                                   damagedAtStart: damagedAtStart, isCancelled: isCancelled)
-            adoptResolution()
-        }
+    /// Resolves the length and keeps every packet's place on the way (MP3, ADTS AAC), for
+    /// readers that will seek (side by side, or playback: ``OpenPlan/keepsPacketIndex``).
+    func resolveLengthKeepingIndex() throws -> PCMLength {
+        try resolveKeepingIndex()
         return try resolveLength()
+    }
+
+    /// Resolves the length with every packet's place, where the stream seeks by such an index
+    /// and none is kept yet: also when the length was resolved without it (a range asked first).
+    private func resolveKeepingIndex() throws {
+        guard decodedLength == nil, input.traits.needsPacketIndex, resolution?.index == nil,
+              resolution?.indexToShare == nil else { return }
+        resolution = try LengthResolver.resolve(url, parameters: input.parameters, keepingIndex: true,
+                                               damagedAtStart: damagedAtStart, isCancelled: isCancelled)
+        adoptResolution()
     }
 
     /// The frames `url` decodes to, or nil if it cannot be decoded (cancellation still

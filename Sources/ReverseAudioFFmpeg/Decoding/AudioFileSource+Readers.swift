@@ -10,7 +10,7 @@ extension AudioFileSource {
     /// seek by it). A stated length costs nothing; an MP3's packets cost a read of every packet
     /// header of the file (about 0.1 s an hour), which a range repays only when it is a good
     /// share of the file (a seek alone reads just the packets before its target).
-    package func readersRepaySetUp(for range: Range<Int64>?) -> Bool {
+    func readersRepaySetUp(for range: Range<Int64>?) -> Bool {
         guard let range, input.traits.needsPacketIndex else { return true }
         guard let seconds = input.demuxer.durationSeconds, seconds > 0 else { return false }
         let fileFrames = seconds * Double(format.sampleRate)
@@ -21,7 +21,7 @@ extension AudioFileSource {
     /// Why the file cannot be decoded by several readers side by side, each seeking exactly;
     /// nil when it can. Its length must be resolved first (and for an MP3 its packet index,
     /// which the readers share).
-    package var splitRefusal: OneReaderReason? {
+    var splitRefusal: OneReaderReason? {
         if !input.isSeekable { return .pipe }
         switch input.traits.seekExactness {
         case .bitExact: break
@@ -49,20 +49,20 @@ extension AudioFileSource {
     /// reader's resolved length and packet index (complete, so never changing again, or built
     /// once for all by the first reader to seek); its decoder keeps to its own thread. Only
     /// when ``splitRefusal`` is nil.
-    package func openReader() throws -> AudioFileSource {
+    func openReader() throws -> AudioFileSource {
         try AudioFileSource(url: url, cancellation: cancellation, sharing: resolution, plan: OpenPlan())
     }
 
     /// Problems the decode met so far that a continuous decode reports (skipped packets, a read
     /// that stopped early): a segment during which this grows met damage.
-    package var problemCount: Int {
+    var problemCount: Int {
         positioner.skippedPackets + (positioner.readFailure == nil ? 0 : 1) + positioner.discontinuities
             + (positioner.sharedIndexDisagrees ? 1 : 0)
     }
 
     /// Where in the file the frames read come from, while its readers check its positions
     /// (``checksPositions``): the scheduler checks that segments read side by side meet.
-    package var segmentMarks: SegmentMarks? {
+    var segmentMarks: SegmentMarks? {
         guard checksPositions else { return nil }
         return SegmentMarks(inputStart: streamStartPosition, landing: positioner.landingPacketPosition,
                             current: positioner.framePacketPosition)
@@ -78,7 +78,7 @@ extension AudioFileSource {
     /// handles: a FLAC stream is scanned, an MP3's packets counted (on this open, from its first
     /// packet); the length, the index and the decoder's threads are then as when the file is
     /// opened without readers side by side. At the stream's start.
-    package func resolveForOneReader() throws {
+    func resolveForOneReader() throws {
         guard let provisional = resolution, provisional.isForReadersSideBySide else { return }
         var given: AudioInput?
         if let start = provisional.indexToShare?.streamStart {
@@ -96,7 +96,7 @@ extension AudioFileSource {
     /// Makes this reader as it was when opened: at frame 0, nothing decoded, its warnings
     /// forgotten, its decoder on as many threads as at first (a fresh decode after readers side
     /// by side met damage).
-    package func restart() throws {
+    func restart() throws {
         if resolution?.isForReadersSideBySide == true {
             try resolveForOneReader()
             return
@@ -112,7 +112,7 @@ extension AudioFileSource {
     /// Keeps the decoder to one thread, as every other reader beside this one does (a decoder's
     /// own frame threads would hide the damage a reader must see: FLAC's reports a bad frame
     /// only when decoded on one thread). Only before anything is delivered.
-    package func decodeOnOneThread() throws {
+    func decodeOnOneThread() throws {
         guard input.decoderThreads != 1, atStart, pending.isEmpty else { return }
         try restartFromStart(decoderThreads: 1)
     }

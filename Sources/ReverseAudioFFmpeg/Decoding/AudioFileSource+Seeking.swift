@@ -108,7 +108,7 @@ extension AudioFileSource {
     /// Caps the index FFmpeg builds of the packets it reads (WAV, FLAC, MP3 keep one), for a
     /// reader that goes backwards: each entry is inserted in timestamp order, so reading a file
     /// from its end moves the whole index once per packet, which a small cap keeps cheap.
-    package func limitIndexMemory(to bytes: Int) {
+    func limitIndexMemory(to bytes: Int) {
         indexMemoryLimit = bytes
         input.demuxer.limitIndexMemory(to: bytes)
     }

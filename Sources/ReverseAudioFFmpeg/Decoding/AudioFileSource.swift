@@ -64,6 +64,8 @@ package final class AudioFileSource: PCMSource {
     var streamStartPosition: Int64?
     /// The cap on the index FFmpeg keeps of the packets read, when one is set.
     var indexMemoryLimit: Int?
+    /// True when the length, whenever found, keeps every packet's place (``OpenPlan/keepsPacketIndex``).
+    let keepsPacketIndex: Bool
     /// PCM read from the file without decoding, once the first read or seek found it possible.
     var raw: RawPCMReader?
     var rawDecided = false
@@ -89,9 +91,10 @@ package final class AudioFileSource: PCMSource {
 
     /// Opens `url` again, taking `facts` another open of the same file learnt for its length and
     /// seek index instead of reading the file for them (``facts``): the decode, its seeks and
-    /// its length are those of that open. Its decoder keeps to one thread.
-    package convenience init(url: URL, facts: StreamFacts, cancellation: CancellationFlag? = nil) throws {
-        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: facts.resolution, plan: OpenPlan())
+    /// its length are those of that open. Its decoder keeps to one thread. Of `plan`, only what
+    /// is not about finding the length applies (``OpenPlan/demuxerIndexBytes``).
+    package convenience init(url: URL, facts: StreamFacts, cancellation: CancellationFlag? = nil, plan: OpenPlan = OpenPlan()) throws {
+        try self.init(url: url, cancellation: cancellation ?? CancellationFlag(), sharing: facts.resolution, plan: plan)
     }
 
     /// Opens `url`; with `shared`, another reader's resolved length (and packet index) is taken
@@ -99,6 +102,7 @@ package final class AudioFileSource: PCMSource {
     init(url: URL, cancellation flag: CancellationFlag, sharing shared: LengthResolver.Resolution?, plan: OpenPlan) throws {
         self.url = url
         cancellation = flag
+        keepsPacketIndex = plan.keepsPacketIndex
         isCancelled = flag.check
         // One of several readers decoding side by side keeps its decoder to its own thread.
         openedDecoderThreads = shared == nil ? 0 : 1
@@ -149,6 +153,7 @@ package final class AudioFileSource: PCMSource {
             try decodeFirstFrame()
         }
         streamStartPosition = positioner.firstPacketPosition
+        if let bytes = plan.demuxerIndexBytes { limitIndexMemory(to: bytes) }
     }
 
     /// Decodes the first frame, whose rate and channels are what the decode gives (a container
@@ -174,16 +179,8 @@ package final class AudioFileSource: PCMSource {
         input.info(frames: frames, framesSource: .decode)
     }
 
-    /// What a writer converting this file keeps of it: its codec (to keep its bit rate), tags.
-    package var writerInput: AudioFileWriter.Input { input.writerInput }
-
-    /// The file's own codec, as an output codec, when it is one we write.
-    package var outputCodec: String? { input.outputCodec }
-
-    /// The codec's traits in the file's container.
-    package var traits: CodecTraits { input.traits }
-
-    /// The opened file (for a cut that copies its packets, which reads them itself).
+    /// The opened file: its codec's traits, tags and output codec, for what writes from it, and
+    /// its packets, for a cut that copies them.
     package var openedInput: AudioInput { input }
 
     /// The frames of the first decoded packet before gapless trimming shortens it (an MP3's
@@ -259,7 +256,7 @@ package final class AudioFileSource: PCMSource {
 
     /// True when the samples are read straight from the file (PCM whose bytes are the samples,
     /// no conversion): no decoder, so nothing for other threads to share.
-    package var readsStoredSamples: Bool {
+    var readsStoredSamples: Bool {
         if !rawDecided { decideRaw() }
         return raw != nil
     }

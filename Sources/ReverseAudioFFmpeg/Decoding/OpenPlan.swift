@@ -27,6 +27,13 @@ package struct OpenPlan: Sendable {
     /// is opened keeps an MP3's packet index for it. A job that reads the file once from the
     /// start keeps none (about 9 MB an hour of MP3), so its memory stays flat.
     package var seeks = true
+    /// The job seeks often, back and forth (playback): the length, whenever it is found, keeps
+    /// every packet's place (MP3, ADTS AAC), so that no seek searches the file.
+    package var keepsPacketIndex = false
+    /// A cap on the index FFmpeg keeps of the packets it reads (WAV, FLAC, MP3), for a reader
+    /// that goes backwards: each entry is inserted in timestamp order, so reading a file from
+    /// its end moves the whole index once per packet, which a small cap keeps cheap.
+    package var demuxerIndexBytes: Int?
 
     /// Nothing resolved before decoding; the length found when first asked.
     package init() {}
@@ -39,6 +46,15 @@ package struct OpenPlan: Sendable {
     /// The length found on this open, before decoding: what describing, playing or reversing
     /// a whole file needs.
     package static let lengthFirst = OpenPlan(resolvingLength: true)
+
+    /// Playback: the length found on this open, every packet's place kept for the seeks to
+    /// come, FFmpeg's own index capped at `indexBytes`.
+    package static func playback(indexBytes: Int) -> OpenPlan {
+        var plan = OpenPlan.lengthFirst
+        plan.keepsPacketIndex = true
+        plan.demuxerIndexBytes = indexBytes
+        return plan
+    }
 
     /// Read once from the start, without seeking: no length before decoding, no packet index.
     package static let readOnceFromStart: OpenPlan = {
