@@ -112,17 +112,17 @@ package struct ReverseAudioCommand: AsyncParsableCommand, ExampleCommand {
     }
 
     /// A test for `--name` taking a value in the command `arguments` names, from the parser's own
-    /// description of the tool: read only when a word starting with one `-` follows a long
-    /// option (`--jobs -1`), since describing the tool costs ~15 ms, a fifth of a run's start.
+    /// description of that command alone: read only when a word starting with one `-` follows a
+    /// long option (`--jobs -1`). Describing the whole tool cost ~15 ms (a fifth of a run's start)
+    /// and ten times that in a debug build; one command is a fraction of it.
     private static func longOptionTakesValue(in arguments: [String]) -> (String) -> Bool {
         let asked = zip(arguments, arguments.dropFirst()).contains { option, value in
             option.hasPrefix("--") && !option.contains("=") && FlagLookalikes.isDashWord(value)
         }
         guard asked else { return { _ in false } }
-        guard let dump = (try? JSONSerialization.jsonObject(with: Data(_dumpHelp().utf8))) as? [String: Any],
-              let root = dump["command"] as? [String: Any] else { return { _ in false } }
-        let subcommands = root["subcommands"] as? [[String: Any]] ?? []
-        let command = subcommands.first { $0["commandName"] as? String == arguments.first } ?? root
+        let described = configuration.subcommands.first { name(of: $0) == arguments.first } ?? Self.self
+        guard let dump = (try? JSONSerialization.jsonObject(with: Data(described._dumpHelp().utf8))) as? [String: Any],
+              let command = dump["command"] as? [String: Any] else { return { _ in false } }
         var names: Set<String> = []
         for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["kind"] as? String == "option" {
             for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
