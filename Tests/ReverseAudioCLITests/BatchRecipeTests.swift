@@ -27,7 +27,7 @@ import Glibc
         var environment = ProcessInfo.processInfo.environment
         for variable in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP",
                          "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] { environment[variable] = nil }
-        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = BuiltProducts.toolDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         return environment.merging(extra) { $1 }
     }
 
