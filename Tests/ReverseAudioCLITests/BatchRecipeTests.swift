@@ -73,12 +73,26 @@ import Glibc
             ["reverse", "Music", "-o", "Reversed", "--jobs", "1", "--shard", "\(index)/2", "--manifest", "share-\(index).jsonl"]
         }
         let worker = try RunningTool(share(0), in: workspace.url)
-        // Killed once a few of its outputs are published, while it writes the next.
-        let published = await worker.wait(upTo: 60) {
-            BatchLibrary.files(under: output).filter { !$0.hasPrefix(".") }.count >= 4
+        // Killed once a few of its outputs are published, while it writes the next. It runs in
+        // slices of 5 ms, timed on a thread of the test's own (not Swift's busy pool), and is
+        // stopped between them, when its outputs are counted: the kill comes after the 4th or
+        // so however fast the build (a release build once finished its whole share between two
+        // looks at it running).
+        let pid = worker.process.processIdentifier
+        let published = try await ProcessRunner.onThreadOfItsOwn { () -> Int in
+            kill(pid, SIGSTOP)
+            var count = 0
+            let deadline = Date().addingTimeInterval(60)
+            while count < 4 && !worker.hasExited && Date() < deadline {
+                kill(pid, SIGCONT)
+                usleep(5_000)
+                kill(pid, SIGSTOP)
+                count = BatchLibrary.files(under: output).filter { !$0.hasPrefix(".") }.count
+            }
+            return count
         }
-        #expect(published, "the worker published nothing: \(worker.errorText)")
-        kill(worker.process.processIdentifier, SIGKILL)
+        #expect(published >= 4, "the worker published \(published) outputs: \(worker.errorText)")
+        kill(pid, SIGKILL)
         await worker.process.exited()
         #expect(worker.process.terminationReason == .uncaughtSignal)
         let partial = BatchLibrary.files(under: output).filter { !$0.hasPrefix(".") }
